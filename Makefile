@@ -1,0 +1,89 @@
+# schedreplay — see README.md.  `make`, `make check`, `make check SANITIZE=1`,
+# `make valgrind`, `make bench`, `make install PREFIX=/usr/local DESTDIR=`.
+
+VERSION   := 0.1.0
+PREFIX    ?= /usr/local
+BINDIR    ?= $(PREFIX)/bin
+CC        ?= cc
+PKG_CONFIG ?= pkg-config
+PKGS      := libtracecmd libtraceevent libtracefs jansson
+
+ifeq ($(SANITIZE),1)
+BUILD     ?= build-san
+SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+else
+BUILD     ?= build
+SANFLAGS  :=
+endif
+
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS))
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS))
+TEST_LIBS  := $(shell $(PKG_CONFIG) --libs cmocka)
+
+CFLAGS    ?= -O2 -g
+WARN      := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -Iinclude $(PKG_CFLAGS) \
+	      -DSR_VERSION='"$(VERSION)"' -MMD -MP
+ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
+
+LIB_SRCS  := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard replay/*.c) \
+	     $(wildcard analyses/*.c)
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+LIB       := $(BUILD)/libschedreplay.a
+BIN       := $(BUILD)/schedreplay
+TEST_SRCS := $(wildcard tests/unit/test_*.c)
+TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+ifneq ($(V),1)
+Q := @
+quiet = @printf '  %-6s %s\n' $(1) $(2);
+else
+Q :=
+quiet =
+endif
+
+.PHONY: all check unit golden robustness valgrind bench install clean
+
+all: $(BIN)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJS)
+	$(call quiet,AR,$@)$(AR) rcs $@ $^
+
+$(BIN): $(BUILD)/src/main.o $(LIB)
+	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIB) \
+		$(TEST_LIBS) $(PKG_LIBS) -lm
+
+# The whole suite: unit tests (cmocka), golden reports, robustness inputs.
+check: unit golden robustness
+
+unit: $(TEST_BINS)
+	$(Q)tests/run-unit.sh $(TEST_BINS)
+
+golden: $(BIN)
+	$(Q)tests/run-golden.sh $(BIN)
+
+robustness: $(BIN)
+	$(Q)tests/run-robustness.sh $(BIN)
+
+valgrind: $(BIN) $(TEST_BINS)
+	$(Q)tests/run-valgrind.sh $(BIN) $(TEST_BINS)
+
+bench: $(BIN)
+	$(Q)tests/bench.sh $(BIN)
+
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/schedreplay
+
+clean:
+	rm -rf build build-san
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

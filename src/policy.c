@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Policy plumbing: trails, the sync fan-out, names for reports. */
+#include <errno.h>
+#include <stdlib.h>
+#include "policy.h"
+
+struct sr_step *sr_trail_add(struct sr_trail *t, const char *fn, const char *check,
+			     const char *result, int cpu)
+{
+	struct sr_step *s;
+
+	/* A full trail reuses its last slot so the final step is never lost. */
+
+	if (t->n >= SR_TRAIL_MAX) {
+		t->truncated = true;
+		s = &t->steps[SR_TRAIL_MAX - 1];
+	} else {
+		s = &t->steps[t->n++];
+	}
+	s->fn = fn;
+	s->check = check;
+	s->result = result;
+	s->cpu = cpu;
+	s->nvals = 0;
+	return s;
+}
+
+static void step_add(struct sr_step *s, const char *name, int64_t v, bool is_unsigned)
+{
+	if (!s || s->nvals >= SR_STEP_MAXVALS)
+		return;
+	s->vals[s->nvals].name = name;
+	s->vals[s->nvals].v = v;
+	s->vals[s->nvals].is_unsigned = is_unsigned;
+	s->nvals++;
+}
+
+void sr_step_val(struct sr_step *s, const char *name, int64_t v)
+{
+	step_add(s, name, v, false);
+}
+
+void sr_step_uval(struct sr_step *s, const char *name, uint64_t v)
+{
+	step_add(s, name, (int64_t)v, true);
+}
+
+static int decide_once(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+		       enum sr_tristate sync, struct sr_decision *d)
+{
+	struct sr_wake_ctx c = *ctx;
+
+	c.sync = sync;
+	memset(d, 0, sizeof(*d));
+	d->cpu = -1;
+	d->alt_cpu = -1;
+	return pol->ops->select_task_rq(pol, &c, d);
+}
+
+int sr_policy_decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+		     struct sr_decision *d)
+{
+	struct sr_decision *alt;
+	int ret;
+
+	if (!pol || !pol->ops || !pol->ops->select_task_rq || !ctx || !d)
+		return -EINVAL;
+	if (ctx->sync != SR_UNKNOWN) {
+		ret = decide_once(pol, ctx, ctx->sync, d);
+		goto out;
+	}
+	ret = decide_once(pol, ctx, SR_NO, d);
+	if (ret)
+		return ret;
+	/* The trail of the sync=1 run is not kept: only its answer matters here. */
+	alt = malloc(sizeof(*alt));
+	if (!alt)
+		return -ENOMEM;
+	ret = decide_once(pol, ctx, SR_YES, alt);
+	if (!ret) {
+		d->alt_cpu = alt->cpu;
+		if (alt->cpu != d->cpu)
+			d->depends |= SR_DEP_SYNC;
+		d->depends |= alt->depends;
+	}
+	free(alt);
+out:
+	d->depends |= ctx->unknown & (SR_DEP_LOST_EVENTS);
+	d->determined = d->depends == 0;
+	return ret;
+}
+
+static const char *const decider_names[SR_BY_NR_DECIDERS] = {
+	[SR_BY_NONE] = "none",
+	[SR_BY_NOT_ALLOWED] = "not_allowed",
+	[SR_BY_NO_AFFINE_DOMAIN] = "no_affine_domain",
+	[SR_BY_SAME_CPU] = "waker_is_prev",
+	[SR_BY_WAKE_WIDE] = "wake_wide",
+	[SR_BY_IDLE_WAKER] = "idle_waker",
+	[SR_BY_IDLE_PREV] = "idle_prev",
+	[SR_BY_SYNC] = "sync",
+	[SR_BY_WEIGHT] = "weight",
+	[SR_BY_TASK_HOT] = "task_hot",
+	[SR_BY_SIS_TARGET] = "sis_target",
+	[SR_BY_SIS_PREV] = "sis_prev",
+	[SR_BY_SIS_RECENT] = "sis_recent_used_cpu",
+	[SR_BY_SIS_CORE] = "sis_idle_core",
+	[SR_BY_SIS_CPU] = "sis_idle_cpu",
+	[SR_BY_SIS_SMT] = "sis_idle_smt",
+	[SR_BY_SLOW_PATH] = "find_idlest",
+};
+
+const char *sr_decider_name(enum sr_decider by)
+{
+	if ((unsigned int)by >= SR_BY_NR_DECIDERS)
+		return "invalid";
+	return decider_names[by];
+}
+
+const char *sr_dep_name(enum sr_dep dep)
+{
+	switch (dep) {
+	case SR_DEP_SYNC: return "sync";
+	case SR_DEP_CGROUP: return "cgroup_shares";
+	case SR_DEP_PELT_WARMUP: return "pelt_warmup";
+	case SR_DEP_DELAYED_DEQUEUE: return "delayed_dequeue";
+	case SR_DEP_VCPU: return "vcpu_preemption";
+	case SR_DEP_LOST_EVENTS: return "lost_events";
+	case SR_DEP_TOPOLOGY: return "topology_assumed";
+	case SR_DEP_SCAN_COST: return "scan_cost";
+	case SR_DEP_IDLE_HINT: return "idle_hint";
+	case SR_DEP_AFFINITY: return "affinity";
+	}
+	return "invalid";
+}
