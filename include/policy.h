@@ -58,8 +58,10 @@ struct sr_task_view {
 	uint64_t last_switch_out;	/* ns; 0 if never seen */
 	/* record_wakee() bookkeeping, as the kernel keeps it on the task */
 	unsigned int wakee_flips;
-	uint64_t wakee_flip_decay_ts;
+	uint64_t wakee_flip_decay_ts;	/* in jiffies, like the kernel */
 	int last_wakee;			/* pid, 0 if none */
+	/* The same counter evolved by seed 002's record_wakee (heavy wakers pass flips on). */
+	unsigned int wakee_flips_heavy;
 	int recent_used_cpu;		/* -1 if unknown */
 	int nr_cpus_allowed;		/* 0: unknown, assume all */
 	bool exiting;			/* PF_EXITING (current) */
@@ -98,10 +100,12 @@ enum sr_feature {
 	SR_F_AFFINE_WAKEUPS	= 1 << 13,
 };
 
+#define SR_KV(major, minor) (((major) << 16) | ((minor) << 8))
+
 struct sr_knobs {
+	unsigned int kver;		/* SR_KV() of the kernel modelled: selects era variants */
 	unsigned int features;		/* enum sr_feature */
 	int64_t migration_cost_ns;	/* sysctl_sched_migration_cost */
-	int hz;				/* CONFIG_HZ for record_wakee decay */
 	int hot_imbalance_pct;		/* SR_F_HOT_IMBALANCE: affine threshold for hot tasks */
 	int sis_min_loops;		/* SR_F_SIS_SMT_WEIGHT minimum scan */
 	int64_t sis_avg_scan_cost_ns;	/* sd->avg_scan_cost: unobservable, assumed */
@@ -191,7 +195,12 @@ struct sr_wake_ctx {
 	const struct sr_llc_view *llc;	/* indexed by CPU (each CPU's LLC); may be NULL */
 	const struct sr_cpumask *allowed;/* p->cpus_ptr; NULL: all CPUs */
 	const struct sr_topo *topo;
-	unsigned int unknown;		/* enum sr_dep inputs the state could not supply */
+	/*
+	 * enum sr_dep inputs the state could not supply (PELT not warm, cgroup
+	 * unknown, topology assumed...).  A model adds one to d->depends only
+	 * when its answer actually used that input; LOST_EVENTS always counts.
+	 */
+	unsigned int unknown;
 };
 
 struct sr_policy;
