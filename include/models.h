@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Cross-file contract between the placement models in replay/.  Each
+ * family's own helpers live in its own header (models-*.h).
+ */
+#ifndef SR_MODELS_H
+#define SR_MODELS_H
+
+#include "policy.h"
+
+/* replay/select_task_rq_fair-2.6.37.c: the 2.6.37 - 3.0 wakeup path. */
+extern const struct sr_policy_ops sr_srqf_2637_ops;	/* 2.6.37: S/rw/s effective_load */
+extern const struct sr_policy_ops sr_srqf_2638_ops;	/* 2.6.38-3.0: Turner effective_load,
+							 * + NO_HOT_AFFINE / HOT_IMBALANCE */
+
+/* replay/select_task_rq_fair-4.14.c: the 4.14 - 6.18 wakeup path (variants by knobs.kver). */
+extern const struct sr_policy_ops sr_srqf_414_ops;
+
+/*
+ * replay/select_idle_sibling-*.c, dispatching on pol->knobs.kver and features:
+ * 4.9-5.11 multi-pass, 5.12-5.19 single pass (+ SR_F_SIS_SMT_WEIGHT), 6.0+ SIS_UTIL.
+ * Returns the CPU chosen; appends its steps to d->trail and sets d->decided_by
+ * when it settles the answer.
+ */
+int sr_select_idle_sibling(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			   int prev, int target, struct sr_decision *d);
+
+/*
+ * replay/find_idlest_cpu-*.c: the fork/exec slow path from domain level
+ * @sd_level of ctx->this_cpu downwards (find_idlest_group/find_idlest_cpu,
+ * NUMA imbalance rules by kver).  Returns the CPU chosen.
+ */
+int sr_find_idlest_cpu(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+		       int sd_level, int prev, struct sr_decision *d);
+
+#endif /* SR_MODELS_H */
