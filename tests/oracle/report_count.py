@@ -1,0 +1,420 @@
+#!/usr/bin/env python3
+"""Independent oracle for schedreplay, built only on `trace-cmd report` text.
+
+It runs `trace-cmd report -N -t -i FILE` (-N: no plugins, so every event is printed with the
+kernel's own print format; -t: full-precision timestamps) and parses that text only -- it
+never reads the binary trace.dat itself -- to compute event counts, wakeup placement classes
+and cache-hot counts as defined by the project's specification.  Output is one JSON object on
+stdout:
+
+  {"events": {...}, "wakeups": {...}, "cache_hot": {...}}
+
+Usage:
+  report_count.py FILE.dat                 run trace-cmd report on FILE.dat
+  report_count.py --text REPORT.txt        parse saved `trace-cmd report -N -t` text
+  options:
+    --migration-cost NS     cache-hot threshold in ns (default 500000)
+    --has-waking auto|yes|no
+                            whether the trace "has sched_waking".  auto (default): for a .dat
+                            file, ask the file for its stored event formats with
+                            `trace-cmd report -E` and look for sched:sched_waking (falling back
+                            to "a sched_waking line exists" if that fails); for --text, whether
+                            at least one sched_waking line exists.
+    --expect JSON           compare the result with this JSON file; exit 1 on mismatch
+    --diag                  print diagnostics (prev_state values, timestamp ties, ...) as JSON
+                            on stderr
+    --trace-cmd PATH        trace-cmd binary (default: trace-cmd)
+
+Exit status: 0 ok, 1 --expect mismatch, 2 trace-cmd failed / input unreadable, 64 usage.
+Only the Python standard library is used.
+"""
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+
+TRACKED_EVENTS = (
+    "sched_switch",
+    "sched_waking",
+    "sched_wakeup",
+    "sched_wakeup_new",
+    "sched_migrate_task",
+    "sched_process_fork",
+    "sched_process_exit",
+    "sched_process_exec",
+)
+
+# Event header line of `trace-cmd report` (default, non-latency output):
+#   "           sleep-688468 [005] 926697.930151545: sched_switch:         prev_comm=..."
+# The comm may contain spaces and dashes; the pid is the last "-digits" before " [cpu]".
+# An optional latency-flags column (e.g. "d..2.") between [cpu] and the timestamp is allowed.
+# The timestamp is seconds.fraction (or a bare integer for raw counter clocks).
+HEADER_RE = re.compile(
+    r"^\s*(?P<comm>.*?)-(?P<pid>-?\d+)\s+\[(?P<cpu>\d+)\]\s+(?:[^\s\d][^\s]*\s+)?"
+    r"(?P<ts>\d+(?:\.\d+)?):\s+(?P<event>[^\s:]+(?::[^\s:]+)?):(?P<rest>.*)$"
+)
+
+SWITCH_RE = re.compile(
+    r"prev_comm=.*? prev_pid=(?P<prev_pid>-?\d+) prev_prio=-?\d+ prev_state=(?P<prev_state>\S*)"
+    r" ==> next_comm=.*? next_pid=(?P<next_pid>-?\d+) next_prio=-?\d+\s*$"
+)
+# sched_waking / sched_wakeup / sched_wakeup_new.  Old kernels add "success=1" before target_cpu.
+WAKE_RE = re.compile(
+    r"comm=.*? pid=(?P<pid>-?\d+) prio=-?\d+(?: success=\d+)? target_cpu=(?P<target_cpu>\d+)\s*$"
+)
+FORK_RE = re.compile(r"child_comm=.*? child_pid=(?P<child_pid>-?\d+)\s*$")
+
+UNKNOWN, SLEEPING, QUEUED, RUNNING, DEAD = "unknown", "sleeping", "queued", "running", "dead"
+
+
+def ts_to_ns(text):
+    """Exact conversion of a printed timestamp 'SSSS.FFFFFFFFF' (or 'SSSS.FFFFFF') to ns."""
+    if "." in text:
+        sec, frac = text.split(".", 1)
+        if len(frac) > 9:
+            raise ValueError("timestamp with more than 9 fractional digits: " + text)
+        return int(sec) * 1_000_000_000 + int(frac.ljust(9, "0"))
+    return int(text)
+
+
+def state_class(state):
+    if state == SLEEPING:
+        return "placed"
+    if state in (RUNNING, QUEUED):
+        return "runnable"
+    return "unknown"  # UNKNOWN or DEAD
+
+
+def is_dead_state(prev_state):
+    # prev_state as printed by the kernel format: "S", "R+", "D|K", "X", "Z", ...
+    return any(flag in ("X", "Z") for flag in prev_state.rstrip("+").split("|"))
+
+
+class Oracle:
+    def __init__(self, has_waking, migration_cost):
+        self.has_waking = has_waking
+        self.migration_cost = migration_cost
+        self.events = {name: 0 for name in TRACKED_EVENTS}
+        self.events["other"] = 0
+        self.placed = self.runnable = self.unknown = self.unpaired = self.wakeup_new = 0
+        self.actual = {"prev": 0, "waker": 0, "other": 0}
+        self.placed_hot = self.affine_hot = 0
+        self.state = {}      # pid -> state
+        self.last_out = {}   # pid -> (ts_ns, cpu)
+        self.pending = {}    # pid -> (ts_ns, waker_cpu, target_cpu, class)
+        # diagnostics
+        self.diag = {
+            "event_lines": 0,
+            "continuation_lines": 0,
+            "unparsed_sched_lines": 0,
+            "prev_state_values": {},
+            "ts_ties": 0,
+            "ts_ties_cross_cpu": 0,
+            "ts_backwards": 0,
+            "pid0_wakes": 0,
+            "forks_dropping_pending": 0,
+            "placed_negative_delta": 0,
+            "switch_out_while_not_running": 0,
+        }
+        self._last_ts = None
+        self._last_cpu = None
+
+    # --- wakeup accounting ------------------------------------------------------------------
+    def _count_wakeup(self, pid, cls, waker_cpu, prev_cpu, chosen, hot_ts):
+        if cls == "placed":
+            self.placed += 1
+            if chosen == prev_cpu:
+                actual = "prev"
+            elif chosen == waker_cpu:
+                actual = "waker"
+            else:
+                actual = "other"
+            self.actual[actual] += 1
+            last = self.last_out.get(pid)
+            if last is not None:
+                delta = hot_ts - last[0]
+                if delta < 0:
+                    self.diag["placed_negative_delta"] += 1
+                if delta < self.migration_cost:
+                    self.placed_hot += 1
+                    if actual == "waker":
+                        self.affine_hot += 1
+        elif cls == "runnable":
+            self.runnable += 1
+        else:
+            self.unknown += 1
+
+    # --- event handlers -----------------------------------------------------------------
+    def on_switch(self, ts, cpu, rest):
+        m = SWITCH_RE.search(rest)
+        if not m:
+            self.diag["unparsed_sched_lines"] += 1
+            return
+        prev_pid = int(m.group("prev_pid"))
+        next_pid = int(m.group("next_pid"))
+        prev_state = m.group("prev_state")
+        pv = self.diag["prev_state_values"]
+        pv[prev_state] = pv.get(prev_state, 0) + 1
+        if prev_pid != 0:
+            if self.state.get(prev_pid, RUNNING) != RUNNING:
+                # switched out although its switch-in was never seen since it last left a CPU
+                self.diag["switch_out_while_not_running"] += 1
+            if is_dead_state(prev_state):
+                self.state[prev_pid] = DEAD
+            elif prev_state.startswith("R"):
+                self.state[prev_pid] = QUEUED
+            else:
+                self.state[prev_pid] = SLEEPING
+            self.last_out[prev_pid] = (ts, cpu)
+        if next_pid != 0:
+            self.state[next_pid] = RUNNING
+
+    def on_waking(self, ts, cpu, rest):
+        m = WAKE_RE.search(rest)
+        if not m:
+            self.diag["unparsed_sched_lines"] += 1
+            return
+        pid = int(m.group("pid"))
+        if pid == 0:
+            self.diag["pid0_wakes"] += 1
+            return
+        if pid in self.pending:
+            self.unpaired += 1
+        cls = state_class(self.state.get(pid, UNKNOWN))
+        self.pending[pid] = (ts, cpu, int(m.group("target_cpu")), cls)
+
+    def on_wakeup(self, ts, cpu, rest):
+        m = WAKE_RE.search(rest)
+        if not m:
+            self.diag["unparsed_sched_lines"] += 1
+            return
+        pid = int(m.group("pid"))
+        if pid == 0:
+            self.diag["pid0_wakes"] += 1
+            return
+        chosen = int(m.group("target_cpu"))
+        pend = self.pending.pop(pid, None)
+        if pend is not None:
+            w_ts, w_cpu, w_target, cls = pend
+            self._count_wakeup(pid, cls, w_cpu, w_target, chosen, w_ts)
+        elif self.has_waking:
+            self.unpaired += 1
+        else:
+            last = self.last_out.get(pid)
+            if last is None:
+                cls = "unknown"
+                prev_cpu = None
+            else:
+                cls = state_class(self.state.get(pid, UNKNOWN))
+                prev_cpu = last[1]
+            self._count_wakeup(pid, cls, cpu, prev_cpu, chosen, ts)
+        self.state[pid] = QUEUED
+
+    def on_wakeup_new(self, ts, cpu, rest):
+        self.wakeup_new += 1
+        m = WAKE_RE.search(rest)
+        if not m:
+            self.diag["unparsed_sched_lines"] += 1
+            return
+        pid = int(m.group("pid"))
+        if pid != 0:
+            self.state[pid] = QUEUED
+
+    def on_fork(self, ts, cpu, rest):
+        m = FORK_RE.search(rest)
+        if not m:
+            self.diag["unparsed_sched_lines"] += 1
+            return
+        child = int(m.group("child_pid"))
+        if child == 0:
+            return
+        self.state.pop(child, None)
+        self.last_out.pop(child, None)
+        if self.pending.pop(child, None) is not None:
+            self.diag["forks_dropping_pending"] += 1
+
+    # --- driver -------------------------------------------------------------------------
+    def feed_line(self, line):
+        m = HEADER_RE.match(line)
+        if not m:
+            # "cpus=N" header, blank lines, continuation lines of multi-line events
+            # (kernel_stack "=> func"), ... : not events.
+            if line.strip() and not line.startswith("cpus="):
+                self.diag["continuation_lines"] += 1
+            return
+        self.diag["event_lines"] += 1
+        event = m.group("event")
+        cpu = int(m.group("cpu"))
+        ts = ts_to_ns(m.group("ts"))
+        if self._last_ts is not None:
+            if ts == self._last_ts:
+                self.diag["ts_ties"] += 1
+                if cpu != self._last_cpu:
+                    self.diag["ts_ties_cross_cpu"] += 1
+            elif ts < self._last_ts:
+                self.diag["ts_backwards"] += 1
+        self._last_ts, self._last_cpu = ts, cpu
+
+        if event in self.events and event != "other":
+            self.events[event] += 1
+        else:
+            self.events["other"] += 1
+            return
+        rest = m.group("rest")
+        if event == "sched_switch":
+            self.on_switch(ts, cpu, rest)
+        elif event == "sched_waking":
+            self.on_waking(ts, cpu, rest)
+        elif event == "sched_wakeup":
+            self.on_wakeup(ts, cpu, rest)
+        elif event == "sched_wakeup_new":
+            self.on_wakeup_new(ts, cpu, rest)
+        elif event == "sched_process_fork":
+            self.on_fork(ts, cpu, rest)
+
+    def finish(self):
+        self.unpaired += len(self.pending)
+        self.pending.clear()
+        return {
+            "events": dict(self.events),
+            "wakeups": {
+                "placed": self.placed,
+                "runnable": self.runnable,
+                "unknown": self.unknown,
+                "unpaired": self.unpaired,
+                "wakeup_new": self.wakeup_new,
+                "actual": dict(self.actual),
+            },
+            "cache_hot": {
+                "placed_hot": self.placed_hot,
+                "affine_hot": self.affine_hot,
+                "migration_cost_ns": self.migration_cost,
+            },
+        }
+
+
+def has_waking_from_formats(trace_cmd, path):
+    """Ask the file which event formats it stores (`trace-cmd report -E`).
+
+    Returns True/False, or None if the question could not be answered.
+    """
+    try:
+        p = subprocess.run([trace_cmd, "report", "-E", "-i", path],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True, errors="replace")
+    except OSError:
+        return None
+    if p.returncode != 0:
+        return None
+    names = {ln.strip() for ln in p.stdout.splitlines()}
+    if not names:
+        return None
+    return "sched:sched_waking" in names
+
+
+def text_has_waking_line(lines):
+    for line in lines:
+        m = HEADER_RE.match(line)
+        if m and m.group("event") == "sched_waking":
+            return True
+    return False
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("file", nargs="?", help="trace.dat file")
+    ap.add_argument("--text", help="parse saved `trace-cmd report -N -t` text instead")
+    ap.add_argument("--migration-cost", type=int, default=500000, metavar="NS")
+    ap.add_argument("--has-waking", choices=("auto", "yes", "no"), default="auto")
+    ap.add_argument("--expect", metavar="JSON")
+    ap.add_argument("--diag", action="store_true")
+    ap.add_argument("--trace-cmd", default="trace-cmd")
+    args = ap.parse_args(argv)
+    if (args.file is None) == (args.text is None):
+        ap.print_usage(sys.stderr)
+        print("report_count.py: give exactly one of FILE or --text REPORT", file=sys.stderr)
+        return 64
+
+    how = None
+    if args.text is not None:
+        try:
+            with open(args.text, encoding="utf-8", errors="replace") as f:
+                lines = f.read().splitlines()
+        except OSError as e:
+            print("report_count.py: %s" % e, file=sys.stderr)
+            return 2
+        if args.has_waking == "auto":
+            has_waking = text_has_waking_line(lines)
+            how = "sched_waking line present" if has_waking else "no sched_waking line"
+        else:
+            has_waking = args.has_waking == "yes"
+            how = "--has-waking " + args.has_waking
+        source = iter(lines)
+        proc = None
+    else:
+        if args.has_waking == "auto":
+            has_waking = has_waking_from_formats(args.trace_cmd, args.file)
+            how = "trace-cmd report -E formats"
+        else:
+            has_waking = args.has_waking == "yes"
+            how = "--has-waking " + args.has_waking
+        try:
+            proc = subprocess.Popen([args.trace_cmd, "report", "-N", "-t", "-i", args.file],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    universal_newlines=True, errors="replace")
+        except OSError as e:
+            print("report_count.py: cannot run %s: %s" % (args.trace_cmd, e), file=sys.stderr)
+            return 2
+        if has_waking is None:
+            # Formats unavailable: fall back to "at least one sched_waking line". That needs
+            # the whole text before processing, so buffer it.
+            text_lines = proc.stdout.read().splitlines()
+            has_waking = text_has_waking_line(text_lines)
+            how = "fallback: sched_waking line present" if has_waking else \
+                  "fallback: no sched_waking line"
+            source = iter(text_lines)
+        else:
+            source = (ln.rstrip("\n") for ln in proc.stdout)
+
+    oracle = Oracle(has_waking, args.migration_cost)
+    for line in source:
+        oracle.feed_line(line)
+
+    if proc is not None:
+        proc.stdout.close()
+        err = proc.stderr.read()
+        rc = proc.wait()
+        if rc != 0:
+            sys.stderr.write(err)
+            print("report_count.py: trace-cmd report failed on %s (exit %d)" % (args.file, rc),
+                  file=sys.stderr)
+            return 2
+
+    result = oracle.finish()
+    if args.diag:
+        d = dict(oracle.diag)
+        d["has_waking"] = has_waking
+        d["has_waking_decided_by"] = how
+        print(json.dumps(d, sort_keys=True), file=sys.stderr)
+    print(json.dumps(result))
+
+    if args.expect:
+        with open(args.expect, encoding="utf-8") as f:
+            expected = json.load(f)
+        if expected != result:
+            print("report_count.py: MISMATCH against %s" % args.expect, file=sys.stderr)
+            for sect in sorted(set(expected) | set(result)):
+                e, r = expected.get(sect), result.get(sect)
+                if e != r:
+                    print("  %s: expected %s\n  %s  got      %s"
+                          % (sect, json.dumps(e, sort_keys=True), " " * len(sect),
+                             json.dumps(r, sort_keys=True)), file=sys.stderr)
+            return 1
+        print("report_count.py: matches %s" % args.expect, file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
