@@ -64,6 +64,7 @@ SWITCH_RE = re.compile(
 WAKE_RE = re.compile(
     r"comm=.*? pid=(?P<pid>-?\d+) prio=-?\d+(?: success=\d+)? target_cpu=(?P<target_cpu>\d+)\s*$"
 )
+MIGRATE_RE = re.compile(r"\bpid=(?P<pid>-?\d+) prio=-?\d+ orig_cpu=(?P<orig>\d+) dest_cpu=(?P<dest>\d+)")
 FORK_RE = re.compile(r"child_comm=.*? child_pid=(?P<child_pid>-?\d+)\s*$")
 
 UNKNOWN, SLEEPING, QUEUED, RUNNING, DEAD = "unknown", "sleeping", "queued", "running", "dead"
@@ -104,6 +105,8 @@ class Oracle:
         self.state = {}      # pid -> state
         self.last_out = {}   # pid -> (ts_ns, cpu)
         self.pending = {}    # pid -> (ts_ns, waker_cpu, target_cpu, class)
+        self.cpu_of = {}     # pid -> CPU whose runqueue holds it (or held it last)
+        self.curr = {}       # cpu -> pid last switched in there
         # diagnostics
         self.diag = {
             "event_lines": 0,
@@ -157,7 +160,16 @@ class Oracle:
         prev_state = m.group("prev_state")
         pv = self.diag["prev_state_values"]
         pv[prev_state] = pv.get(prev_state, 0) + 1
+        # Resync rule 1: the task last switched in here is not the one leaving: its
+        # switch-out was not recorded, so its state is unknown.
+        cur = self.curr.get(cpu)
+        if cur is not None and cur != prev_pid and cur != 0:
+            if self.state.get(cur) == RUNNING and self.cpu_of.get(cur) == cpu:
+                self.state[cur] = UNKNOWN
+                self.diag["resync_missed_switch_out"] = self.diag.get("resync_missed_switch_out", 0) + 1
+        self.curr[cpu] = next_pid
         if prev_pid != 0:
+            self.cpu_of[prev_pid] = cpu
             if self.state.get(prev_pid, RUNNING) != RUNNING:
                 # switched out although its switch-in was never seen since it last left a CPU
                 self.diag["switch_out_while_not_running"] += 1
@@ -168,8 +180,15 @@ class Oracle:
             else:
                 self.state[prev_pid] = SLEEPING
             self.last_out[prev_pid] = (ts, cpu)
+        if next_pid == 0:
+            # Resync rule 2: the idle task runs only on an empty runqueue.
+            for pid, st in self.state.items():
+                if st in (RUNNING, QUEUED) and self.cpu_of.get(pid) == cpu:
+                    self.state[pid] = UNKNOWN
+                    self.diag["resync_idle"] = self.diag.get("resync_idle", 0) + 1
         if next_pid != 0:
             self.state[next_pid] = RUNNING
+            self.cpu_of[next_pid] = cpu
 
     def on_waking(self, ts, cpu, rest):
         m = WAKE_RE.search(rest)
@@ -211,6 +230,7 @@ class Oracle:
                 prev_cpu = last[1]
             self._count_wakeup(pid, cls, cpu, prev_cpu, chosen, ts)
         self.state[pid] = QUEUED
+        self.cpu_of[pid] = chosen
 
     def on_wakeup_new(self, ts, cpu, rest):
         self.wakeup_new += 1
@@ -221,6 +241,16 @@ class Oracle:
         pid = int(m.group("pid"))
         if pid != 0:
             self.state[pid] = QUEUED
+            self.cpu_of[pid] = int(m.group("target_cpu"))
+
+    def on_migrate(self, ts, cpu, rest):
+        m = MIGRATE_RE.search(rest)
+        if not m:
+            self.diag["unparsed_sched_lines"] += 1
+            return
+        pid = int(m.group("pid"))
+        if pid != 0:
+            self.cpu_of[pid] = int(m.group("dest"))
 
     def on_fork(self, ts, cpu, rest):
         m = FORK_RE.search(rest)
@@ -232,6 +262,7 @@ class Oracle:
             return
         self.state.pop(child, None)
         self.last_out.pop(child, None)
+        self.cpu_of.pop(child, None)
         if self.pending.pop(child, None) is not None:
             self.diag["forks_dropping_pending"] += 1
 
@@ -273,6 +304,8 @@ class Oracle:
             self.on_wakeup_new(ts, cpu, rest)
         elif event == "sched_process_fork":
             self.on_fork(ts, cpu, rest)
+        elif event == "sched_migrate_task":
+            self.on_migrate(ts, cpu, rest)
 
     def finish(self):
         self.unpaired += len(self.pending)

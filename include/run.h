@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One pass over one trace: ingest -> state -> replay (policies) ->
+ * analyses -> report.  Commands build a run from their options.
+ */
+#ifndef SR_RUN_H
+#define SR_RUN_H
+
+#include <jansson.h>
+#include "analysis.h"
+#include "state.h"
+#include "topology.h"
+#include "trace.h"
+
+#define SR_MAX_POLICIES 16
+#define SR_MAX_WARNINGS 16
+
+struct sr_run_opts {
+	const char *path;
+	int64_t migration_cost_ns;	/* default 500000 */
+	int hz;				/* default 250 */
+	const char *topology;		/* spec string or NULL: assumed flat */
+	const char *policies[SR_MAX_POLICIES];
+	int nr_policies;
+	int top;			/* bound on report lists */
+};
+
+struct sr_run {
+	struct sr_run_opts opts;
+	struct sr_trace *trace;
+	const struct sr_trace_info *info;
+	struct sr_topo topo;
+	struct sr_state state;
+	struct sr_policy policy[SR_MAX_POLICIES];
+	int nr_policies;
+	const char *policy_note;	/* how the default policy was chosen */
+	const struct sr_analysis_ops *const *an;
+	void **an_priv;
+	int nr_an;
+	char warnings[SR_MAX_WARNINGS][160];
+	int nr_warnings;
+};
+
+int sr_run_open(struct sr_run *r, const struct sr_run_opts *o, struct sr_err *err);
+int sr_run_exec(struct sr_run *r, struct sr_err *err);
+/* Build the report object; NULL on ENOMEM. */
+json_t *sr_run_report(struct sr_run *r);
+void sr_run_close(struct sr_run *r);
+void sr_run_warn(struct sr_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif /* SR_RUN_H */

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Ingest: a streaming reader of trace-cmd trace.dat files.  Every sched
+ * record is normalised into one small struct sr_event, delivered in
+ * timestamp order; everything else is counted as "other".
+ */
+#ifndef SR_TRACE_H
+#define SR_TRACE_H
+
+#include <stdint.h>
+#include "sr.h"
+
+enum sr_ev_type {
+	SR_EV_SWITCH,
+	SR_EV_WAKING,
+	SR_EV_WAKEUP,
+	SR_EV_WAKEUP_NEW,
+	SR_EV_MIGRATE,
+	SR_EV_FORK,
+	SR_EV_EXIT,
+	SR_EV_EXEC,
+	SR_EV_STAT_RUNTIME,
+	SR_EV_OTHER,
+	SR_EV_NR
+};
+
+/* What sched_switch's prev_state says, decoded through the kernel's own print format. */
+enum sr_prev_state {
+	SR_PS_RUNNING,			/* R / R+: preempted, still runnable */
+	SR_PS_SLEEPING,			/* S, D, I, T, t, P, ... */
+	SR_PS_DEAD,			/* X or Z */
+};
+
+#define SR_COMM_LEN 16
+
+struct sr_event {
+	enum sr_ev_type type;
+	int cpu;			/* the CPU whose buffer holds the record */
+	uint64_t ts;			/* ns in the trace clock */
+	int common_pid;			/* current on that CPU */
+	int pid;			/* wakee / prev / migrated / exiting / parent / exec'ing */
+	int prio;
+	int target_cpu;			/* waking, wakeup, wakeup_new */
+	int success;			/* old sched_wakeup; -1 when the field is absent */
+	int orig_cpu, dest_cpu;		/* migrate */
+	enum sr_prev_state prev_state;	/* switch */
+	long long prev_state_raw;
+	int next_pid, next_prio;	/* switch */
+	int child_pid;			/* fork */
+	uint64_t runtime;		/* stat_runtime */
+	char comm[SR_COMM_LEN];		/* of pid (prev for switch, parent for fork) */
+	char next_comm[SR_COMM_LEN];	/* switch next / fork child */
+	long long missed_before;	/* lost events just before this record on its CPU (-1: unknown count) */
+};
+
+#define SR_MAX_LOST_WINDOWS 16
+
+struct sr_lost_window {
+	uint64_t after;			/* last record before the gap (0 if none) */
+	uint64_t before;		/* first record after the gap */
+	long long count;		/* -1: the buffer said events were lost, not how many */
+};
+
+struct sr_cpu_ingest {
+	uint64_t first_ts, last_ts;
+	uint64_t records;
+	long long lost;			/* sum of known counts */
+	int lost_windows;		/* total number of gaps */
+	bool lost_unknown;		/* a gap of unknown size was seen */
+	struct sr_lost_window win[SR_MAX_LOST_WINDOWS];	/* the first gaps */
+};
+
+struct sr_trace_info {
+	int nr_cpus;
+	int file_version;
+	int long_size;
+	char clock[32];			/* "" when the file does not say */
+	char uname[256];		/* "" when the file does not say */
+	char release[64];		/* kernel release parsed from uname */
+	bool has_format[SR_EV_NR];	/* the event format is in the file */
+	uint64_t events[SR_EV_NR];
+	uint64_t first_ts, last_ts;
+	struct sr_cpu_ingest *cpu;	/* nr_cpus entries */
+};
+
+struct sr_trace;
+
+struct sr_err {
+	char msg[512];
+};
+
+int sr_err_set(struct sr_err *err, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Open @path and validate it.  Returns 0, -ENOENT/-EACCES for files that
+ * cannot be read, -EINVAL for files that are not (or no longer) trace.dat,
+ * -ENODATA when no sched event this tool needs has a format in the file.
+ */
+int sr_trace_open(struct sr_trace **out, const char *path, struct sr_err *err);
+const struct sr_trace_info *sr_trace_info(const struct sr_trace *t);
+
+typedef int (*sr_event_fn)(const struct sr_event *ev, void *data);
+
+/* Deliver every record in timestamp order; a non-zero return from @fn stops. */
+int sr_trace_iterate(struct sr_trace *t, sr_event_fn fn, void *data, struct sr_err *err);
+void sr_trace_close(struct sr_trace *t);
+
+const char *sr_ev_name(enum sr_ev_type type);
+
+#endif /* SR_TRACE_H */

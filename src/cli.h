@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Private to the command-line front end: the command table and error output. */
+#ifndef SR_CLI_H
+#define SR_CLI_H
+
+#include <stdbool.h>
+
+/* Exit codes, documented in README.md. */
+enum { SR_EXIT_OK = 0, SR_EXIT_FAIL = 1, SR_EXIT_BAD_INPUT = 2 };
+
+struct sr_cli {
+	bool json;			/* --json: errors as JSON objects on stdout */
+	const char *prog;
+};
+
+/* Preconditions a command states in the table (like git's builtin flags). */
+enum sr_cmd_flags {
+	SR_CMD_NEEDS_TRACE	= 1 << 0,	/* takes a trace.dat argument */
+	SR_CMD_NEEDS_TRACEFS	= 1 << 1,	/* needs a writable tracefs (root) */
+	SR_CMD_NOT_YET		= 1 << 2,	/* planned, not implemented: says so */
+};
+
+struct sr_cmd {
+	const char *name;
+	int (*fn)(const struct sr_cli *cli, int argc, char **argv);
+	unsigned int flags;
+	const char *usage;
+	const char *help;
+};
+
+/* Report an error; returns the exit code to use. */
+int sr_cli_error(const struct sr_cli *cli, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Map a library -errno to an exit code. */
+int sr_cli_exit_for(int err);
+
+int cmd_analyze(const struct sr_cli *cli, int argc, char **argv);
+int cmd_not_yet(const struct sr_cli *cli, int argc, char **argv);
+
+#endif /* SR_CLI_H */

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/* One streaming pass: ingest -> state -> replay -> analyses. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "run.h"
+
+void sr_run_warn(struct sr_run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->nr_warnings >= SR_MAX_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->warnings[r->nr_warnings++], sizeof(r->warnings[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* Kernel era from the recorded release, for default domain imbalance_pct. */
+static enum sr_topo_era era_of(const char *release)
+{
+	int major = 0, minor = 0;
+
+	if (sscanf(release, "%d.%d", &major, &minor) != 2)
+		return SR_ERA_511;
+	if (major < 3 || (major == 3 && minor < 16))
+		return SR_ERA_2637;
+	if (major < 5 || (major == 5 && minor < 10))
+		return SR_ERA_316;
+	return SR_ERA_511;
+}
+
+static int setup_topology(struct sr_run *r, struct sr_err *err)
+{
+	enum sr_topo_era era = era_of(r->info->release);
+	int ret;
+
+	if (!r->opts.topology) {
+		ret = sr_topo_flat(&r->topo, r->info->nr_cpus, era);
+		if (!ret)
+			sr_run_warn(r, "topology not given: assumed flat (%d CPUs, one LLC, no SMT, "
+				    "one node); SMT/LLC/NUMA conclusions are weakened",
+				    r->info->nr_cpus);
+		return ret ? sr_err_set(err, ret, "cannot build a flat topology") : 0;
+	}
+	ret = sr_topo_from_spec(&r->topo, r->opts.topology, era);
+	if (ret)
+		return sr_err_set(err, -EINVAL, "bad --topology spec '%s'", r->opts.topology);
+	if (r->topo.nr_cpus != r->info->nr_cpus)
+		return sr_err_set(err, -EINVAL, "--topology describes %d CPUs but the trace has %d",
+				  r->topo.nr_cpus, r->info->nr_cpus);
+	return 0;
+}
+
+/* ------------------------------------------------------------ hooks */
+
+static int hook_placement(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec)
+{
+	struct sr_run *r = data;
+	struct sr_decision *d = malloc(sizeof(*d));
+	int ret = 0;
+
+	if (!d)
+		return -ENOMEM;
+	for (int i = 0; i < r->nr_policies; i++) {
+		ret = sr_policy_decide(&r->policy[i], ctx, d);
+		if (ret) {
+			dec[i] = (struct sr_brief){ .cpu = -1, .alt_cpu = -1 };
+			ret = 0;	/* a model refusing its input is not fatal: it is undetermined */
+			continue;
+		}
+		dec[i] = (struct sr_brief){
+			.cpu = (int16_t)d->cpu, .alt_cpu = (int16_t)d->alt_cpu,
+			.decided_by = (uint8_t)d->decided_by, .determined = d->determined,
+			.depends = (uint16_t)d->depends,
+		};
+	}
+	free(d);
+	return ret;
+}
+
+static int hook_wakeup(void *data, const struct sr_wakeup *w)
+{
+	struct sr_run *r = data;
+
+	for (int i = 0; i < r->nr_an; i++) {
+		if (!r->an[i]->wakeup)
+			continue;
+		int ret = r->an[i]->wakeup(r->an_priv[i], w, r);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int hook_run(void *data, const struct sr_task *t, int cpu, uint64_t ts)
+{
+	struct sr_run *r = data;
+
+	for (int i = 0; i < r->nr_an; i++) {
+		if (!r->an[i]->run)
+			continue;
+		int ret = r->an[i]->run(r->an_priv[i], t, cpu, ts, r);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int on_event(const struct sr_event *ev, void *data)
+{
+	struct sr_run *r = data;
+	int ret = sr_state_event(&r->state, ev);
+
+	if (ret)
+		return ret;
+	for (int i = 0; i < r->nr_an; i++) {
+		if (!r->an[i]->event)
+			continue;
+		ret = r->an[i]->event(r->an_priv[i], ev, r);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ run */
+
+static int setup_analyses(struct sr_run *r, struct sr_err *err)
+{
+	r->an = sr_analyses(&r->nr_an);
+	r->an_priv = calloc(r->nr_an ? r->nr_an : 1, sizeof(*r->an_priv));
+	if (!r->an_priv)
+		return sr_err_set(err, -ENOMEM, "out of memory");
+	for (int i = 0; i < r->nr_an; i++) {
+		int ret = r->an[i]->init ? r->an[i]->init(&r->an_priv[i], r) : 0;
+
+		if (ret)
+			return sr_err_set(err, ret, "analysis %s: cannot start (%s)", r->an[i]->name,
+					  strerror(-ret));
+	}
+	return 0;
+}
+
+int sr_run_open(struct sr_run *r, const struct sr_run_opts *o, struct sr_err *err)
+{
+	struct sr_state_cfg cfg;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->opts = *o;
+	ret = sr_trace_open(&r->trace, o->path, err);
+	if (ret)
+		return ret;
+	r->info = sr_trace_info(r->trace);
+	ret = setup_topology(r, err);
+	if (ret)
+		return ret;
+	if (!r->info->has_format[SR_EV_SWITCH])
+		sr_run_warn(r, "no sched_switch format: task and runqueue state cannot be rebuilt; "
+			    "wakeups are classified unknown");
+	if (!r->info->has_format[SR_EV_WAKEUP] && r->info->has_format[SR_EV_WAKING])
+		sr_run_warn(r, "no sched_wakeup format: placements cannot be seen; every "
+			    "sched_waking stays unpaired");
+	cfg = (struct sr_state_cfg){
+		.nr_cpus = r->info->nr_cpus, .topo = &r->topo,
+		.migration_cost_ns = o->migration_cost_ns, .hz = o->hz,
+		.has_waking = r->info->has_format[SR_EV_WAKING],
+		.nr_policies = r->nr_policies,
+		.hooks = { .data = r, .placement = hook_placement, .wakeup = hook_wakeup,
+			   .run = hook_run },
+	};
+	ret = sr_state_init(&r->state, &cfg);
+	if (ret)
+		return sr_err_set(err, ret, "cannot set up state (%s)", strerror(-ret));
+	return setup_analyses(r, err);
+}
+
+int sr_run_exec(struct sr_run *r, struct sr_err *err)
+{
+	int ret = sr_trace_iterate(r->trace, on_event, r, err);
+
+	if (ret == -ENOMEM)
+		return sr_err_set(err, ret, "out of memory while reading the trace");
+	if (ret)
+		return ret;
+	sr_state_finish(&r->state, r->info->last_ts);
+	if (r->info->has_format[SR_EV_WAKING] && !r->info->events[SR_EV_WAKING] &&
+	    r->info->events[SR_EV_WAKEUP])
+		sr_run_warn(r, "sched_waking format present but no sched_waking event: every "
+			    "sched_wakeup was counted unpaired");
+	if (!r->state.wc.cls[SR_W_PLACED] && !r->state.wc.cls[SR_W_RUNNABLE])
+		sr_run_warn(r, "no wakeup could be classified in this trace");
+	return 0;
+}
+
+void sr_run_close(struct sr_run *r)
+{
+	for (int i = 0; i < r->nr_an; i++)
+		if (r->an_priv && r->an[i]->fini)
+			r->an[i]->fini(r->an_priv[i]);
+	free(r->an_priv);
+	sr_state_fini(&r->state);
+	sr_topo_free(&r->topo);
+	sr_trace_close(r->trace);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ingest: open a trace.dat with libtracecmd, resolve the sched events'
+ * ids and fields once, then stream records in timestamp order as
+ * struct sr_event.  Field sizes come from the file's formats (old
+ * kernels declare comm[32] with size 16, prev_state as 4 or 8 bytes).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <trace-cmd/trace-cmd.h>
+#include "trace.h"
+
+/* Exported by libtracecmd.so.1 but declared only in its private header. */
+const char *tracecmd_get_uname(struct tracecmd_input *handle);
+const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
+unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
+
+enum fld {
+	F_PID, F_PRIO, F_COMM, F_TARGET, F_SUCCESS,
+	F_PREV_STATE, F_NEXT_PID, F_NEXT_PRIO, F_NEXT_COMM,
+	F_ORIG, F_DEST, F_CHILD_PID, F_CHILD_COMM, F_RUNTIME, F_COMMON_PID,
+	F_NR
+};
+
+struct ev_desc {
+	const char *name;
+	const char *fields[F_NR];	/* field name per slot, NULL if unused */
+	unsigned int required;		/* bitmask of slots that must exist */
+};
+
+#define R(f) (1u << (f))
+
+static const struct ev_desc descs[SR_EV_OTHER] = {
+	[SR_EV_SWITCH] = { "sched_switch", {
+		[F_PID] = "prev_pid", [F_PRIO] = "prev_prio", [F_COMM] = "prev_comm",
+		[F_PREV_STATE] = "prev_state", [F_NEXT_PID] = "next_pid",
+		[F_NEXT_PRIO] = "next_prio", [F_NEXT_COMM] = "next_comm" },
+		R(F_PID) | R(F_PREV_STATE) | R(F_NEXT_PID) },
+	[SR_EV_WAKING] = { "sched_waking", {
+		[F_PID] = "pid", [F_PRIO] = "prio", [F_COMM] = "comm", [F_TARGET] = "target_cpu" },
+		R(F_PID) | R(F_TARGET) },
+	[SR_EV_WAKEUP] = { "sched_wakeup", {
+		[F_PID] = "pid", [F_PRIO] = "prio", [F_COMM] = "comm", [F_TARGET] = "target_cpu",
+		[F_SUCCESS] = "success" },
+		R(F_PID) | R(F_TARGET) },
+	[SR_EV_WAKEUP_NEW] = { "sched_wakeup_new", {
+		[F_PID] = "pid", [F_PRIO] = "prio", [F_COMM] = "comm", [F_TARGET] = "target_cpu",
+		[F_SUCCESS] = "success" },
+		R(F_PID) | R(F_TARGET) },
+	[SR_EV_MIGRATE] = { "sched_migrate_task", {
+		[F_PID] = "pid", [F_PRIO] = "prio", [F_COMM] = "comm",
+		[F_ORIG] = "orig_cpu", [F_DEST] = "dest_cpu" },
+		R(F_PID) | R(F_ORIG) | R(F_DEST) },
+	[SR_EV_FORK] = { "sched_process_fork", {
+		[F_PID] = "parent_pid", [F_COMM] = "parent_comm",
+		[F_CHILD_PID] = "child_pid", [F_CHILD_COMM] = "child_comm" },
+		R(F_PID) | R(F_CHILD_PID) },
+	[SR_EV_EXIT] = { "sched_process_exit", {
+		[F_PID] = "pid", [F_PRIO] = "prio", [F_COMM] = "comm" },
+		R(F_PID) },
+	[SR_EV_EXEC] = { "sched_process_exec", { [F_PID] = "pid" }, R(F_PID) },
+	[SR_EV_STAT_RUNTIME] = { "sched_stat_runtime", {
+		[F_PID] = "pid", [F_COMM] = "comm", [F_RUNTIME] = "runtime" },
+		R(F_PID) | R(F_RUNTIME) },
+};
+
+struct ev_slot {
+	int id;				/* -1: not in the file */
+	struct tep_format_field *f[F_NR];
+};
+
+#define PS_CACHE 64
+
+struct sr_trace {
+	struct tracecmd_input *handle;
+	struct tep_handle *tep;
+	struct sr_trace_info info;
+	struct ev_slot slot[SR_EV_OTHER];
+	/* prev_state value -> decoded class, filled on first sight of each value */
+	long long ps_raw[PS_CACHE];
+	enum sr_prev_state ps_cls[PS_CACHE];
+	int ps_n;
+	struct trace_seq seq;
+	/* iteration */
+	sr_event_fn fn;
+	void *fn_data;
+	struct sr_err *err;
+	int cb_ret;
+};
+
+static const char *const ev_names[SR_EV_NR] = {
+	"sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new",
+	"sched_migrate_task", "sched_process_fork", "sched_process_exit",
+	"sched_process_exec", "sched_stat_runtime", "other",
+};
+
+const char *sr_ev_name(enum sr_ev_type type)
+{
+	return (unsigned int)type < SR_EV_NR ? ev_names[type] : "invalid";
+}
+
+int sr_err_set(struct sr_err *err, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return ret;
+}
+
+/* trace-cmd files start with "\027\010\104tracing". */
+static int check_magic(const char *path, struct sr_err *err)
+{
+	static const unsigned char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	unsigned char buf[10];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return sr_err_set(err, -errno, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return sr_err_set(err, -EISDIR, "%s: is a directory, not a trace.dat file", path);
+	}
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n != (ssize_t)sizeof(buf) || memcmp(buf, magic, sizeof(buf)))
+		return sr_err_set(err, -EINVAL, "%s: not a trace-cmd trace.dat file (bad magic)",
+				  path);
+	return 0;
+}
+
+static void resolve_events(struct sr_trace *t)
+{
+	for (int i = 0; i < SR_EV_OTHER; i++) {
+		struct ev_slot *s = &t->slot[i];
+		struct tep_event *ev = tep_find_event_by_name(t->tep, "sched", descs[i].name);
+
+		s->id = -1;
+		if (!ev)
+			continue;
+		for (int f = 0; f < F_NR; f++)
+			s->f[f] = descs[i].fields[f] ? tep_find_field(ev, descs[i].fields[f]) : NULL;
+		s->f[F_COMMON_PID] = tep_find_common_field(ev, "common_pid");
+		bool ok = true;
+
+		for (int f = 0; f < F_NR; f++)
+			if ((descs[i].required & R(f)) && !s->f[f])
+				ok = false;
+		if (!ok)
+			continue;	/* a format we cannot read: its records count as other */
+		s->id = ev->id;
+		t->info.has_format[i] = true;
+	}
+}
+
+/* "Linux host 6.1.0-27-amd64 #1 SMP ..." -> "6.1.0-27-amd64" */
+static void parse_release(struct sr_trace_info *info)
+{
+	char sys[64], host[128];
+
+	info->release[0] = '\0';
+	if (sscanf(info->uname, "%63s %127s %63s", sys, host, info->release) != 3)
+		info->release[0] = '\0';
+}
+
+static void read_meta(struct sr_trace *t)
+{
+	const char *s;
+
+	t->info.nr_cpus = tep_get_cpus(t->tep);
+	t->info.long_size = tep_get_long_size(t->tep);
+	t->info.file_version = (int)tracecmd_get_in_file_version(t->handle);
+	s = tracecmd_get_trace_clock(t->handle);
+	snprintf(t->info.clock, sizeof(t->info.clock), "%s", s ? s : "");
+	s = tracecmd_get_uname(t->handle);
+	snprintf(t->info.uname, sizeof(t->info.uname), "%s", s ? s : "");
+	parse_release(&t->info);
+}
+
+int sr_trace_open(struct sr_trace **out, const char *path, struct sr_err *err)
+{
+	struct sr_trace *t;
+	int ret;
+
+	*out = NULL;
+	ret = check_magic(path, err);
+	if (ret)
+		return ret;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return sr_err_set(err, -ENOMEM, "out of memory");
+	t->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!t->handle) {
+		ret = sr_err_set(err, -EINVAL,
+				 "%s: cannot read the trace.dat headers (truncated or corrupt file)",
+				 path);
+		goto out_err;
+	}
+	t->tep = tracecmd_get_tep(t->handle);
+	read_meta(t);
+	if (t->info.nr_cpus <= 0 || t->info.nr_cpus > SR_MAX_CPUS) {
+		ret = sr_err_set(err, -EINVAL, "%s: implausible CPU count %d", path,
+				 t->info.nr_cpus);
+		goto out_err;
+	}
+	t->info.cpu = calloc(t->info.nr_cpus, sizeof(*t->info.cpu));
+	if (!t->info.cpu) {
+		ret = sr_err_set(err, -ENOMEM, "out of memory");
+		goto out_err;
+	}
+	resolve_events(t);
+	if (!t->info.has_format[SR_EV_SWITCH] && !t->info.has_format[SR_EV_WAKEUP] &&
+	    !t->info.has_format[SR_EV_WAKING]) {
+		ret = sr_err_set(err, -ENODATA,
+				 "%s: no sched_switch, sched_waking or sched_wakeup events in this "
+				 "trace: nothing to analyse (record with -e sched)", path);
+		goto out_err;
+	}
+	trace_seq_init(&t->seq);
+	*out = t;
+	return 0;
+out_err:
+	if (t->handle)
+		tracecmd_close(t->handle);
+	free(t->info.cpu);
+	free(t);
+	return ret;
+}
+
+const struct sr_trace_info *sr_trace_info(const struct sr_trace *t)
+{
+	return &t->info;
+}
+
+void sr_trace_close(struct sr_trace *t)
+{
+	if (!t)
+		return;
+	trace_seq_destroy(&t->seq);
+	tracecmd_close(t->handle);
+	free(t->info.cpu);
+	free(t);
+}
+
+/* Read a numeric field; false if the record is too short to hold it. */
+static bool rd_num(const struct sr_trace *t, const struct tep_record *rec,
+		   const struct tep_format_field *f, long long *v)
+{
+	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8 ||
+	    f->offset + f->size > rec->size)
+		return false;
+	*v = (long long)tep_read_number(t->tep, (char *)rec->data + f->offset, f->size);
+	/* Sign-extend 1/2/4-byte signed fields (pid_t, int target_cpu, ...). */
+	if (f->size < 8 && (f->flags & TEP_FIELD_IS_SIGNED)) {
+		int shift = 64 - 8 * f->size;
+
+		*v = (long long)((uint64_t)*v << shift) >> shift;
+	}
+	return true;
+}
+
+static int rd_int(const struct sr_trace *t, const struct tep_record *rec,
+		  const struct tep_format_field *f, int dflt)
+{
+	long long v;
+
+	return rd_num(t, rec, f, &v) ? (int)v : dflt;
+}
+
+/* Copy a char array field, trusting the size in the format, not the declaration. */
+static void rd_comm(const struct tep_record *rec, const struct tep_format_field *f, char *dst)
+{
+	int n;
+
+	dst[0] = '\0';
+	if (!f || f->offset < 0 || f->offset + f->size > rec->size)
+		return;
+	n = f->size < SR_COMM_LEN - 1 ? f->size : SR_COMM_LEN - 1;
+	memcpy(dst, (char *)rec->data + f->offset, n);
+	dst[n] = '\0';
+}
+
+/* Classify a prev_state value the way the kernel's own print format shows it. */
+static enum sr_prev_state decode_state(struct sr_trace *t, struct tep_record *rec, long long raw)
+{
+	enum sr_prev_state cls;
+	const char *p;
+
+	for (int i = 0; i < t->ps_n; i++)
+		if (t->ps_raw[i] == raw)
+			return t->ps_cls[i];
+	trace_seq_reset(&t->seq);
+	tep_print_event(t->tep, &t->seq, rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&t->seq);
+	p = t->seq.buffer ? strstr(t->seq.buffer, "prev_state=") : NULL;
+	if (p) {
+		p += strlen("prev_state=");
+		if (*p == 'R')
+			cls = SR_PS_RUNNING;
+		else if ((*p == 'X' || *p == 'Z' || *p == 'x') && (p[1] == ' ' || !p[1]))
+			cls = SR_PS_DEAD;
+		else
+			cls = SR_PS_SLEEPING;
+	} else {
+		/* No usable print format: 0 and a lone preempt bit above 0xff mean runnable. */
+		cls = (raw & 0xff) == 0 && __builtin_popcountll(raw) <= 1 ?
+		      SR_PS_RUNNING : SR_PS_SLEEPING;
+	}
+	if (t->ps_n < PS_CACHE) {
+		t->ps_raw[t->ps_n] = raw;
+		t->ps_cls[t->ps_n++] = cls;
+	}
+	return cls;
+}
+
+static enum sr_ev_type record_type(const struct sr_trace *t, int id)
+{
+	for (int i = 0; i < SR_EV_OTHER; i++)
+		if (t->slot[i].id == id)
+			return i;
+	return SR_EV_OTHER;
+}
+
+static void fill_event(struct sr_trace *t, struct tep_record *rec, struct sr_event *ev)
+{
+	struct tep_format_field *const *f = t->slot[ev->type].f;
+	long long v;
+
+	ev->common_pid = rd_int(t, rec, f[F_COMMON_PID], -1);
+	ev->pid = rd_int(t, rec, f[F_PID], -1);
+	ev->prio = rd_int(t, rec, f[F_PRIO], -1);
+	ev->target_cpu = rd_int(t, rec, f[F_TARGET], -1);
+	ev->success = rd_int(t, rec, f[F_SUCCESS], -1);
+	ev->orig_cpu = rd_int(t, rec, f[F_ORIG], -1);
+	ev->dest_cpu = rd_int(t, rec, f[F_DEST], -1);
+	ev->next_pid = rd_int(t, rec, f[F_NEXT_PID], -1);
+	ev->next_prio = rd_int(t, rec, f[F_NEXT_PRIO], -1);
+	ev->child_pid = rd_int(t, rec, f[F_CHILD_PID], -1);
+	ev->runtime = rd_num(t, rec, f[F_RUNTIME], &v) ? (uint64_t)v : 0;
+	rd_comm(rec, f[F_COMM], ev->comm);
+	rd_comm(rec, ev->type == SR_EV_FORK ? f[F_CHILD_COMM] : f[F_NEXT_COMM], ev->next_comm);
+	if (ev->type == SR_EV_SWITCH && rd_num(t, rec, f[F_PREV_STATE], &v)) {
+		ev->prev_state_raw = v;
+		ev->prev_state = decode_state(t, rec, v);
+	}
+}
+
+static void note_lost(struct sr_cpu_ingest *c, const struct tep_record *rec)
+{
+	if (!rec->missed_events)
+		return;
+	if (c->lost_windows < SR_MAX_LOST_WINDOWS) {
+		struct sr_lost_window *w = &c->win[c->lost_windows];
+
+		w->after = c->records ? c->last_ts : 0;
+		w->before = rec->ts;
+		w->count = rec->missed_events > 0 ? rec->missed_events : -1;
+	}
+	c->lost_windows++;
+	if (rec->missed_events > 0)
+		c->lost += rec->missed_events;
+	else
+		c->lost_unknown = true;
+}
+
+static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
+{
+	struct sr_trace *t = data;
+	struct sr_cpu_ingest *c;
+	struct sr_event ev;
+
+	if (cpu < 0 || cpu >= t->info.nr_cpus)
+		return 0;	/* a buffer for a CPU the header did not announce */
+	c = &t->info.cpu[cpu];
+	note_lost(c, rec);
+	if (!c->records)
+		c->first_ts = rec->ts;
+	c->last_ts = rec->ts;
+	c->records++;
+	if (!t->info.first_ts || rec->ts < t->info.first_ts)
+		t->info.first_ts = rec->ts;
+	if (rec->ts > t->info.last_ts)
+		t->info.last_ts = rec->ts;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = record_type(t, tep_data_type(t->tep, rec));
+	ev.cpu = cpu;
+	ev.ts = rec->ts;
+	ev.missed_before = rec->missed_events;
+	t->info.events[ev.type]++;
+	if (ev.type != SR_EV_OTHER)
+		fill_event(t, rec, &ev);
+	else if (!rec->missed_events)
+		return 0;	/* unrelated event: counted, not delivered */
+	t->cb_ret = t->fn(&ev, t->fn_data);
+	return t->cb_ret;
+}
+
+int sr_trace_iterate(struct sr_trace *t, sr_event_fn fn, void *data, struct sr_err *err)
+{
+	int ret;
+
+	t->fn = fn;
+	t->fn_data = data;
+	t->err = err;
+	t->cb_ret = 0;
+	ret = tracecmd_iterate_events(t->handle, NULL, 0, on_record, t);
+	if (t->cb_ret < 0)
+		return t->cb_ret;
+	if (ret < 0)
+		return sr_err_set(err, -EIO, "error reading trace data (truncated file?)");
+	return 0;
+}
