@@ -47,6 +47,7 @@ struct sr_cpu_topo {
 	int node;
 	struct sr_cpumask smt;		/* SMT siblings including itself */
 	struct sr_cpumask llc;		/* CPUs sharing the LLC including itself */
+	int llc_size;			/* weight of llc (sd_llc_size) */
 	int nr_levels;
 	struct sr_domain sd[SR_MAX_LEVELS];
 };
@@ -97,7 +98,7 @@ static inline bool sr_cpus_share_cache(const struct sr_topo *t, int a, int b)
 
 static inline int sr_llc_size(const struct sr_topo *t, int cpu)
 {
-	return sr_mask_weight(&t->cpu[cpu].llc);
+	return t->cpu[cpu].llc_size;
 }
 
 /* Lowest domain of @cpu with all of @flags set, or NULL (like lowest_flag_domain()). */

@@ -507,7 +507,7 @@ static int on_switch(struct sr_state *s, const struct sr_event *ev)
 			[SR_PS_DEAD] = SR_T_DEAD,
 		};
 
-		snprintf(prev->comm, sizeof(prev->comm), "%s", ev->comm);
+		memcpy(prev->comm, ev->comm, SR_COMM_LEN);
 		task_set_prio(s, prev, ev->prio);
 		if (prev->state == SR_T_RUNNING && prev->v.cpu == ev->cpu)
 			prev->runtime += ev->ts - prev->last_in;
@@ -532,7 +532,7 @@ static int on_switch(struct sr_state *s, const struct sr_event *ev)
 		rq->idle_since = 0;
 	}
 	if (next) {
-		snprintf(next->comm, sizeof(next->comm), "%s", ev->next_comm);
+		memcpy(next->comm, ev->next_comm, SR_COMM_LEN);
 		task_set_prio(s, next, ev->next_prio);
 		task_move(s, next, SR_T_RUNNING, ev->cpu);
 		next->last_in = ev->ts;
@@ -578,7 +578,7 @@ static void on_fork(struct sr_state *s, const struct sr_event *ev)
 			return;
 	}
 	child->forked = true;
-	snprintf(child->comm, sizeof(child->comm), "%s", ev->next_comm);
+	memcpy(child->comm, ev->next_comm, SR_COMM_LEN);
 	if (parent)
 		task_set_prio(s, child, parent->v.prio);
 }

@@ -210,6 +210,7 @@ int sr_topo_from_spec(struct sr_topo *t, const char *spec, enum sr_topo_era era)
 				sr_mask_set(&c->llc, o);
 		}
 		c->llc_id = sr_mask_first(&c->llc);
+		c->llc_size = sr_mask_weight(&c->llc);
 	}
 	build_levels(t, &s, era);
 	return 0;

@@ -81,6 +81,8 @@ struct sr_trace {
 	struct tep_handle *tep;
 	struct sr_trace_info info;
 	struct ev_slot slot[SR_EV_OTHER];
+	uint8_t *type_of;		/* event id -> enum sr_ev_type, ids 0..max_id */
+	int max_id;
 	/* prev_state value -> decoded class, filled on first sight of each value */
 	long long ps_raw[PS_CACHE];
 	enum sr_prev_state ps_cls[PS_CACHE];
@@ -188,6 +190,28 @@ static void read_meta(struct sr_trace *t)
 	parse_release(&t->info);
 }
 
+static enum sr_ev_type record_type(const struct sr_trace *t, int id)
+{
+	return id >= 0 && id <= t->max_id ? t->type_of[id] : SR_EV_OTHER;
+}
+
+/* A direct map from event id to type: one lookup per record. */
+static int build_type_map(struct sr_trace *t)
+{
+	t->max_id = -1;
+	for (int i = 0; i < SR_EV_OTHER; i++)
+		if (t->slot[i].id > t->max_id)
+			t->max_id = t->slot[i].id;
+	t->type_of = malloc(t->max_id + 1 > 0 ? t->max_id + 1 : 1);
+	if (!t->type_of)
+		return -ENOMEM;
+	memset(t->type_of, SR_EV_OTHER, t->max_id + 1 > 0 ? t->max_id + 1 : 1);
+	for (int i = 0; i < SR_EV_OTHER; i++)
+		if (t->slot[i].id >= 0)
+			t->type_of[t->slot[i].id] = (uint8_t)i;
+	return 0;
+}
+
 int sr_trace_open(struct sr_trace **out, const char *path, struct sr_err *err)
 {
 	struct sr_trace *t;
@@ -200,11 +224,23 @@ int sr_trace_open(struct sr_trace **out, const char *path, struct sr_err *err)
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return sr_err_set(err, -ENOMEM, "out of memory");
-	t->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	t->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!t->handle) {
 		ret = sr_err_set(err, -EINVAL,
 				 "%s: cannot read the trace.dat headers (truncated or corrupt file)",
 				 path);
+		goto out_err;
+	}
+	if (tracecmd_init_data(t->handle) < 0) {
+		/*
+		 * libtracecmd 1.3 crashes in tracecmd_close() on a handle whose
+		 * init failed (tracecmd_open() itself does that on a truncated
+		 * file), so this handle is deliberately not closed.
+		 */
+		t->handle = NULL;
+		ret = sr_err_set(err, -EINVAL,
+				 "%s: the event data is truncated or corrupt (the file is shorter than "
+				 "its headers announce)", path);
 		goto out_err;
 	}
 	t->tep = tracecmd_get_tep(t->handle);
@@ -227,12 +263,17 @@ int sr_trace_open(struct sr_trace **out, const char *path, struct sr_err *err)
 				 "trace: nothing to analyse (record with -e sched)", path);
 		goto out_err;
 	}
+	if (build_type_map(t)) {
+		ret = sr_err_set(err, -ENOMEM, "out of memory");
+		goto out_err;
+	}
 	trace_seq_init(&t->seq);
 	*out = t;
 	return 0;
 out_err:
 	if (t->handle)
 		tracecmd_close(t->handle);
+	free(t->type_of);
 	free(t->info.cpu);
 	free(t);
 	return ret;
@@ -249,6 +290,7 @@ void sr_trace_close(struct sr_trace *t)
 		return;
 	trace_seq_destroy(&t->seq);
 	tracecmd_close(t->handle);
+	free(t->type_of);
 	free(t->info.cpu);
 	free(t);
 }
@@ -322,14 +364,6 @@ static enum sr_prev_state decode_state(struct sr_trace *t, struct tep_record *re
 		t->ps_cls[t->ps_n++] = cls;
 	}
 	return cls;
-}
-
-static enum sr_ev_type record_type(const struct sr_trace *t, int id)
-{
-	for (int i = 0; i < SR_EV_OTHER; i++)
-		if (t->slot[i].id == id)
-			return i;
-	return SR_EV_OTHER;
 }
 
 static void fill_event(struct sr_trace *t, struct tep_record *rec, struct sr_event *ev)
