@@ -11,6 +11,8 @@ PKGS      := libtracecmd libtraceevent libtracefs jansson
 ifeq ($(SANITIZE),1)
 BUILD     ?= build-san
 SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
+export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
 else
 BUILD     ?= build
 SANFLAGS  :=
@@ -42,7 +44,7 @@ Q :=
 quiet =
 endif
 
-.PHONY: all check unit golden robustness valgrind bench install clean
+.PHONY: all check unit golden robustness oracle valgrind bench install clean
 
 all: $(BIN)
 
@@ -61,8 +63,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIB) \
 		$(TEST_LIBS) $(PKG_LIBS) -lm
 
-# The whole suite: unit tests (cmocka), golden reports, robustness inputs.
-check: unit golden robustness
+# The whole suite: unit tests (cmocka), golden reports, robustness inputs,
+# and the independent trace-cmd-report oracle.
+check: unit golden robustness oracle
 
 unit: $(TEST_BINS)
 	$(Q)tests/run-unit.sh $(TEST_BINS)
@@ -73,11 +76,17 @@ golden: $(BIN)
 robustness: $(BIN)
 	$(Q)tests/run-robustness.sh $(BIN)
 
+oracle: $(BIN)
+	$(Q)tests/run-oracle.sh $(BIN)
+
 valgrind: $(BIN) $(TEST_BINS)
 	$(Q)tests/run-valgrind.sh $(BIN) $(TEST_BINS)
 
-bench: $(BIN)
-	$(Q)tests/bench.sh $(BIN)
+$(BUILD)/bare-read: tests/bench/bare-read.c
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(PKG_LIBS)
+
+bench: $(BIN) $(BUILD)/bare-read
+	$(Q)tests/bench.sh $(BIN) $(BUILD)/bare-read
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR)

@@ -212,6 +212,30 @@ static int build_type_map(struct sr_trace *t)
 	return 0;
 }
 
+/*
+ * libtracecmd 1.3 printf()s "File possibly truncated" to stdout, where our
+ * report goes; keep stdout clean while it initialises the data.
+ */
+static int init_data_quietly(struct tracecmd_input *handle)
+{
+	int saved, null, ret;
+
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	null = open("/dev/null", O_WRONLY);
+	if (saved >= 0 && null >= 0)
+		dup2(null, STDOUT_FILENO);
+	ret = tracecmd_init_data(handle);
+	fflush(stdout);
+	if (saved >= 0 && null >= 0)
+		dup2(saved, STDOUT_FILENO);
+	if (saved >= 0)
+		close(saved);
+	if (null >= 0)
+		close(null);
+	return ret;
+}
+
 int sr_trace_open(struct sr_trace **out, const char *path, struct sr_err *err)
 {
 	struct sr_trace *t;
@@ -231,7 +255,7 @@ int sr_trace_open(struct sr_trace **out, const char *path, struct sr_err *err)
 				 path);
 		goto out_err;
 	}
-	if (tracecmd_init_data(t->handle) < 0) {
+	if (init_data_quietly(t->handle) < 0) {
 		/*
 		 * libtracecmd 1.3 crashes in tracecmd_close() on a handle whose
 		 * init failed (tracecmd_open() itself does that on a truncated
@@ -414,6 +438,8 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 	struct sr_cpu_ingest *c;
 	struct sr_event ev;
 
+	if (t->cb_ret)
+		return t->cb_ret;	/* stopped: libtracecmd may still call us */
 	if (cpu < 0 || cpu >= t->info.nr_cpus)
 		return 0;	/* a buffer for a CPU the header did not announce */
 	c = &t->info.cpu[cpu];
@@ -450,8 +476,8 @@ int sr_trace_iterate(struct sr_trace *t, sr_event_fn fn, void *data, struct sr_e
 	t->err = err;
 	t->cb_ret = 0;
 	ret = tracecmd_iterate_events(t->handle, NULL, 0, on_record, t);
-	if (t->cb_ret < 0)
-		return t->cb_ret;
+	if (t->cb_ret)
+		return t->cb_ret;	/* the callback stopped the walk */
 	if (ret < 0)
 		return sr_err_set(err, -EIO, "error reading trace data (truncated file?)");
 	return 0;

@@ -1,0 +1,33 @@
+#!/bin/bash
+# valgrind over the unit tests and over analyze on every fixture: no errors,
+# no definite leaks.
+#
+# usage: tests/run-valgrind.sh BIN TEST_BIN...
+set -u
+bin=$1
+shift
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+vg=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
+    --suppressions="$top/tests/valgrind.supp")
+pass=0 fail=0
+run() {
+	if "${vg[@]}" "$@" >/dev/null 2>/tmp/vg.$$; then
+		pass=$((pass + 1))
+	else
+		echo "FAIL valgrind: $*"
+		tail -30 /tmp/vg.$$
+		fail=$((fail + 1))
+	fi
+}
+for t in "$@"; do
+	run "$t"
+done
+for f in fixtures/*.dat; do
+	run "$bin" analyze "$f"
+done
+[ -f ../shared/traces/linux-4.13-i686-4cpu-success-field.dat ] &&
+	run "$bin" analyze ../shared/traces/linux-4.13-i686-4cpu-success-field.dat
+rm -f /tmp/vg.$$
+echo "valgrind: $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Runqueue state and wakeup accounting on hand-made event sequences. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include "state.h"
+
+struct fx {
+	struct sr_topo topo;
+	struct sr_state s;
+	struct sr_wakeup last;		/* last wakeup the hook saw */
+	int nr_wakeups, nr_placements, nr_runs;
+	int last_ctx_this, last_ctx_prev;
+	uint64_t last_run_delay;
+};
+
+static int h_place(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec)
+{
+	struct fx *f = data;
+
+	f->nr_placements++;
+	f->last_ctx_this = ctx->this_cpu;
+	f->last_ctx_prev = ctx->prev_cpu;
+	dec[0].cpu = (int16_t)ctx->this_cpu;
+	return 0;
+}
+
+static int h_wakeup(void *data, const struct sr_wakeup *w)
+{
+	struct fx *f = data;
+
+	f->last = *w;
+	f->nr_wakeups++;
+	return 0;
+}
+
+static int h_run(void *data, const struct sr_task *t, int cpu, uint64_t ts)
+{
+	struct fx *f = data;
+
+	f->nr_runs++;
+	f->last_run_delay = ts - t->woken_ts;
+	return 0;
+}
+
+static struct fx *fx_new(bool has_waking)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	struct sr_state_cfg cfg = {
+		.nr_cpus = 2, .migration_cost_ns = 500000, .hz = 250,
+		.has_waking = has_waking, .nr_policies = 1,
+	};
+
+	assert_non_null(f);
+	assert_int_equal(sr_topo_flat(&f->topo, 2, SR_ERA_511), 0);
+	cfg.topo = &f->topo;
+	cfg.hooks = (struct sr_state_hooks){ f, h_place, h_wakeup, h_run };
+	assert_int_equal(sr_state_init(&f->s, &cfg), 0);
+	return f;
+}
+
+static void fx_free(struct fx *f)
+{
+	sr_state_fini(&f->s);
+	sr_topo_free(&f->topo);
+	free(f);
+}
+
+static void ev(struct fx *f, struct sr_event e)
+{
+	assert_int_equal(sr_state_event(&f->s, &e), 0);
+}
+
+static void sw(struct fx *f, uint64_t ts, int cpu, int prev, enum sr_prev_state st, int next)
+{
+	ev(f, (struct sr_event){ .type = SR_EV_SWITCH, .ts = ts, .cpu = cpu, .pid = prev,
+				 .prio = 120, .prev_state = st, .next_pid = next, .next_prio = 120 });
+}
+
+static void waking(struct fx *f, uint64_t ts, int cpu, int pid, int target, int waker)
+{
+	ev(f, (struct sr_event){ .type = SR_EV_WAKING, .ts = ts, .cpu = cpu, .pid = pid,
+				 .prio = 120, .target_cpu = target, .common_pid = waker });
+}
+
+static void wakeup(struct fx *f, uint64_t ts, int cpu, int pid, int target, int prio)
+{
+	ev(f, (struct sr_event){ .type = SR_EV_WAKEUP, .ts = ts, .cpu = cpu, .pid = pid,
+				 .prio = prio, .target_cpu = target });
+}
+
+/* Task 100 runs on CPU0 and sleeps; CPU1 runs 200 which wakes it. */
+static void setup_sleeper(struct fx *f)
+{
+	sw(f, 1000, 0, 0, SR_PS_RUNNING, 100);
+	sw(f, 1000, 1, 0, SR_PS_RUNNING, 200);
+	sw(f, 5000, 0, 100, SR_PS_SLEEPING, 0);
+}
+
+static void test_placed_affine_hot(void **state)
+{
+	struct fx *f = fx_new(true);
+
+	setup_sleeper(f);
+	waking(f, 5200, 1, 100, 0, 200);
+	assert_int_equal(f->nr_placements, 1);
+	assert_int_equal(f->last_ctx_this, 1);
+	assert_int_equal(f->last_ctx_prev, 0);
+	wakeup(f, 5300, 1, 100, 1, 120);
+	assert_int_equal(f->nr_wakeups, 1);
+	assert_int_equal(f->last.cls, SR_W_PLACED);
+	assert_int_equal(f->last.actual, SR_O_WAKER);
+	assert_int_equal(f->last.prev_cpu, 0);
+	assert_int_equal(f->last.waker_cpu, 1);
+	assert_int_equal(f->last.since_out, 200);
+	assert_true(f->last.hot);
+	assert_int_equal(f->last.nr_dec, 1);
+	assert_int_equal(f->last.dec[0].cpu, 1);
+	assert_int_equal(f->s.wc.cls[SR_W_PLACED], 1);
+	assert_int_equal(f->s.wc.affine_hot, 1);
+	/* It is now queued on CPU1 behind 200. */
+	assert_int_equal(f->s.rq[1].nr_running, 2);
+	assert_int_equal(f->s.rq[1].load_weight, 2048);
+	assert_int_equal(f->s.rq[0].nr_running, 0);
+	sw(f, 6300, 1, 200, SR_PS_SLEEPING, 100);
+	assert_int_equal(f->nr_runs, 1);
+	assert_int_equal(f->last_run_delay, 1000);
+	fx_free(f);
+}
+
+static void test_hot_window_is_strict(void **state)
+{
+	struct fx *f = fx_new(true);
+
+	setup_sleeper(f);
+	waking(f, 5000 + 500000, 1, 100, 0, 200);
+	wakeup(f, 5000 + 500001, 1, 100, 0, 120);
+	assert_int_equal(f->last.actual, SR_O_PREV);
+	assert_false(f->last.hot);
+	assert_int_equal(f->s.wc.placed_hot, 0);
+	sw(f, 600000, 0, 0, SR_PS_RUNNING, 100);
+	sw(f, 600100, 0, 100, SR_PS_SLEEPING, 0);
+	waking(f, 600100 + 499999, 1, 100, 0, 200);
+	wakeup(f, 600100 + 499999, 1, 100, 0, 120);
+	assert_true(f->last.hot);
+	assert_int_equal(f->s.wc.placed_hot, 1);
+	assert_int_equal(f->s.wc.affine_hot, 0);
+	fx_free(f);
+}
+
+static void test_runnable_unknown_unpaired(void **state)
+{
+	struct fx *f = fx_new(true);
+
+	setup_sleeper(f);
+	/* 200 is running: waking it is not a placement. */
+	waking(f, 6000, 0, 200, 1, 0);
+	wakeup(f, 6001, 0, 200, 1, 120);
+	assert_int_equal(f->last.cls, SR_W_RUNNABLE);
+	assert_int_equal(f->nr_placements, 0);
+	/* never seen before */
+	waking(f, 6100, 0, 300, 1, 0);
+	wakeup(f, 6101, 0, 300, 1, 120);
+	assert_int_equal(f->last.cls, SR_W_UNKNOWN);
+	/* a sched_wakeup with no sched_waking, two wakings, one left in flight */
+	wakeup(f, 6200, 0, 400, 1, 120);
+	waking(f, 6300, 1, 100, 0, 200);
+	waking(f, 6400, 1, 100, 0, 200);
+	wakeup(f, 6500, 1, 100, 0, 120);
+	waking(f, 6600, 1, 500, 0, 200);
+	sr_state_finish(&f->s, 7000);
+	assert_int_equal(f->s.wc.unpaired, 3);
+	assert_int_equal(f->s.wc.cls[SR_W_PLACED], 1);
+	assert_int_equal(f->s.wc.cls[SR_W_RUNNABLE], 1);
+	assert_int_equal(f->s.wc.cls[SR_W_UNKNOWN], 1);
+	fx_free(f);
+}
+
+static void test_standalone_wakeups(void **state)
+{
+	struct fx *f = fx_new(false);
+
+	setup_sleeper(f);
+	wakeup(f, 5100, 1, 100, 1, 120);
+	assert_int_equal(f->s.wc.standalone, 1);
+	assert_false(f->last.paired);
+	assert_int_equal(f->last.cls, SR_W_PLACED);
+	assert_int_equal(f->last.prev_cpu, 0);
+	assert_int_equal(f->last.waker_cpu, 1);
+	assert_int_equal(f->last.actual, SR_O_WAKER);
+	wakeup(f, 5200, 1, 999, 1, 120);
+	assert_int_equal(f->last.cls, SR_W_UNKNOWN);
+	assert_int_equal(f->s.wc.unpaired, 0);
+	fx_free(f);
+}
+
+static void test_resync_rules(void **state)
+{
+	struct fx *f = fx_new(true);
+
+	setup_sleeper(f);
+	/* 100 queued on CPU0 by a wakeup, then CPU0 goes idle without running it. */
+	waking(f, 6000, 1, 100, 0, 200);
+	wakeup(f, 6001, 1, 100, 0, 120);
+	assert_int_equal(f->s.rq[0].nr_running, 1);
+	sw(f, 6100, 0, 0, SR_PS_RUNNING, 0);
+	assert_int_equal(f->s.rq[0].nr_running, 0);
+	assert_int_equal(f->s.cpu[0].resyncs, 1);
+	assert_int_equal(sr_state_task(&f->s, 100)->state, SR_T_UNKNOWN);
+	/* CPU1 ran 200, but the next switch there says 300 leaves: 200's switch-out was lost. */
+	sw(f, 7000, 1, 300, SR_PS_SLEEPING, 0);
+	assert_int_equal(f->s.cpu[1].mismatches, 1);
+	assert_int_equal(sr_state_task(&f->s, 200)->state, SR_T_UNKNOWN);
+	assert_int_equal(sr_state_task(&f->s, 300)->state, SR_T_SLEEPING);
+	assert_int_equal(f->s.rq[1].nr_running, 0);
+	fx_free(f);
+}
+
+static void test_lost_events_and_pid_reuse(void **state)
+{
+	struct fx *f = fx_new(true);
+
+	setup_sleeper(f);
+	ev(f, (struct sr_event){ .type = SR_EV_OTHER, .ts = 5100, .cpu = 1, .missed_before = 7 });
+	assert_true(f->s.rq[1].uncertain);
+	waking(f, 5200, 1, 100, 0, 200);
+	wakeup(f, 5300, 1, 100, 1, 120);
+	assert_true(f->last.uncertain);
+	assert_int_equal(f->s.wc.uncertain, 1);
+	sw(f, 5400, 1, 200, SR_PS_SLEEPING, 100);
+	assert_false(f->s.rq[1].uncertain);
+	/* 100 exits; its pid is reused by a fork while a stale waking is pending. */
+	sw(f, 5500, 1, 100, SR_PS_DEAD, 0);
+	assert_int_equal(sr_state_task(&f->s, 100)->state, SR_T_DEAD);
+	waking(f, 5600, 0, 100, 1, 0);
+	ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = 5700, .cpu = 0, .pid = 50,
+				 .child_pid = 100 });
+	assert_int_equal(f->s.pid_reuse, 1);
+	assert_int_equal(sr_state_task(&f->s, 100)->state, SR_T_UNKNOWN);
+	assert_false(sr_state_task(&f->s, 100)->pending);
+	ev(f, (struct sr_event){ .type = SR_EV_WAKEUP_NEW, .ts = 5800, .cpu = 0, .pid = 100,
+				 .prio = 120, .target_cpu = 1 });
+	sr_state_finish(&f->s, 6000);
+	assert_int_equal(f->s.wc.unpaired, 0);
+	assert_int_equal(f->s.wc.wakeup_new, 1);
+	assert_int_equal(f->s.rq[1].nr_running, 1);
+	fx_free(f);
+}
+
+static void test_weights_and_migration(void **state)
+{
+	struct fx *f = fx_new(true);
+
+	sw(f, 100, 0, 0, SR_PS_RUNNING, 0);
+	wakeup(f, 200, 0, 10, 0, 125);		/* nice 5: 335 */
+	wakeup(f, 300, 0, 11, 0, 100);		/* nice -20: 88761 */
+	wakeup(f, 400, 0, 12, 0, 50);		/* RT: no CFS load */
+	assert_int_equal(f->s.rq[0].nr_running, 3);
+	assert_int_equal(f->s.rq[0].cfs_nr_running, 2);
+	assert_int_equal(f->s.rq[0].load_weight, 335 + 88761);
+	/* a balancer pull of a queued task moves its weight */
+	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 500, .cpu = 1, .pid = 11,
+				 .prio = 100, .orig_cpu = 0, .dest_cpu = 1 });
+	assert_int_equal(f->s.rq[0].load_weight, 335);
+	assert_int_equal(f->s.rq[1].load_weight, 88761);
+	/* a renice while queued keeps the sums exact */
+	wakeup(f, 600, 1, 11, 1, 120);
+	assert_int_equal(f->s.rq[1].load_weight, 1024);
+	assert_int_equal(f->s.rq[1].nr_running, 1);
+	fx_free(f);
+}
+
+static void test_record_wakee(void **state)
+{
+	struct fx *f = fx_new(true);
+	struct sr_task *w;
+
+	sw(f, 1000, 1, 0, SR_PS_RUNNING, 200);
+	for (int pid = 300; pid < 306; pid++) {
+		sw(f, 1000, 0, 0, SR_PS_RUNNING, pid);
+		sw(f, 1001, 0, pid, SR_PS_SLEEPING, 0);
+		waking(f, 2000 + pid, 1, pid, 0, 200);
+		wakeup(f, 2000 + pid, 1, pid, 0, 120);
+	}
+	w = sr_state_task(&f->s, 200);
+	assert_int_equal(w->v.wakee_flips, 6);
+	assert_int_equal(w->v.last_wakee, 305);
+	/* same wakee again: no flip */
+	sw(f, 3000, 0, 0, SR_PS_RUNNING, 305);
+	sw(f, 3001, 0, 305, SR_PS_SLEEPING, 0);
+	waking(f, 4000, 1, 305, 0, 200);
+	assert_int_equal(w->v.wakee_flips, 6);
+	/* more than HZ jiffies (1 s) later: one halving, then the new flip */
+	sw(f, 5000, 0, 0, SR_PS_RUNNING, 300);
+	sw(f, 5001, 0, 300, SR_PS_SLEEPING, 0);
+	waking(f, 1100000000ULL, 1, 300, 0, 200);
+	assert_int_equal(w->v.wakee_flips, 4);
+	fx_free(f);
+}
+
+static void test_pelt_and_time(void **state)
+{
+	struct fx *f = fx_new(true);
+	struct sr_task *t;
+
+	assert_true(fabs(sr_pelt_decay(33554432) - 0.5) < 1e-12);
+	assert_true(fabs(sr_pelt_decay(0) - 1.0) < 1e-12);
+	sw(f, 1000, 0, 0, SR_PS_RUNNING, 100);
+	sw(f, 1000, 1, 0, SR_PS_RUNNING, 0);
+	/* runs 400 ms: PELT converges to its weight */
+	sw(f, 400001000, 0, 100, SR_PS_SLEEPING, 0);
+	t = sr_state_task(&f->s, 100);
+	assert_true(t->v.load_avg >= 1020 && t->v.load_avg <= 1024);
+	assert_true(t->v.util_avg >= 1020);
+	assert_true(t->v.pelt_warm);
+	assert_int_equal(f->s.cpu[0].busy_ns, 400000000);
+	/* idle 400 us, then a task: avg_idle = 1 ms + (400 us - 1 ms) / 8 */
+	sw(f, 400401000, 0, 0, SR_PS_RUNNING, 101);
+	assert_int_equal(f->s.rq[0].avg_idle, 925000);
+	assert_int_equal(f->s.rq[0].idle_since, 0);
+	sr_state_finish(&f->s, 400501000);
+	assert_int_equal(f->s.cpu[0].idle_ns, 400000);
+	assert_int_equal(f->s.cpu[1].idle_ns, 400500000);
+	fx_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_placed_affine_hot),
+		cmocka_unit_test(test_hot_window_is_strict),
+		cmocka_unit_test(test_runnable_unknown_unpaired),
+		cmocka_unit_test(test_standalone_wakeups),
+		cmocka_unit_test(test_resync_rules),
+		cmocka_unit_test(test_lost_events_and_pid_reuse),
+		cmocka_unit_test(test_weights_and_migration),
+		cmocka_unit_test(test_record_wakee),
+		cmocka_unit_test(test_pelt_and_time),
+	};
+
+	return cmocka_run_group_tests_name("state", tests, NULL, NULL);
+}

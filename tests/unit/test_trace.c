@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Ingest: opening real files, metadata, errors, the event stream. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "trace.h"
+
+#define SHARED "../shared/traces/"
+
+struct tally {
+	uint64_t n[SR_EV_NR];
+	uint64_t last_ts;
+	bool backwards;
+	int bad_cpu;
+	int first_switch_prev, first_switch_next;
+	enum sr_prev_state first_state;
+	int stop_after;
+};
+
+static int tally_cb(const struct sr_event *ev, void *data)
+{
+	struct tally *t = data;
+
+	if (ev->ts < t->last_ts)
+		t->backwards = true;
+	t->last_ts = ev->ts;
+	if (ev->cpu < 0 || ev->cpu >= 2)
+		t->bad_cpu++;
+	if (ev->type == SR_EV_SWITCH && !t->n[SR_EV_SWITCH]) {
+		t->first_switch_prev = ev->pid;
+		t->first_switch_next = ev->next_pid;
+		t->first_state = ev->prev_state;
+	}
+	t->n[ev->type]++;
+	if (t->stop_after && t->n[SR_EV_SWITCH] == (uint64_t)t->stop_after)
+		return 42;
+	return 0;
+}
+
+static void test_fixture_stream(void **state)
+{
+	struct sr_trace *t;
+	struct sr_err err;
+	struct tally tl = { 0 };
+	const struct sr_trace_info *info;
+
+	assert_int_equal(sr_trace_open(&t, "fixtures/hackbench-pipe.dat", &err), 0);
+	info = sr_trace_info(t);
+	assert_int_equal(info->nr_cpus, 2);
+	assert_int_equal(info->file_version, 7);
+	assert_string_equal(info->clock, "local");
+	assert_string_equal(info->release, "6.18.44-fc-v782");
+	assert_true(info->has_format[SR_EV_WAKING]);
+	assert_true(info->has_format[SR_EV_SWITCH]);
+	assert_int_equal(sr_trace_iterate(t, tally_cb, &tl, &err), 0);
+	/* Counts from fixtures/README.md (trace-cmd report). */
+	assert_int_equal(tl.n[SR_EV_SWITCH], 6538);
+	assert_int_equal(tl.n[SR_EV_WAKING], 5239);
+	assert_int_equal(tl.n[SR_EV_WAKEUP_NEW], 21);
+	assert_int_equal(info->events[SR_EV_MIGRATE], 49);
+	assert_false(tl.backwards);
+	assert_int_equal(tl.bad_cpu, 0);
+	assert_true(info->first_ts > 0 && info->last_ts > info->first_ts);
+	assert_int_equal(info->cpu[0].lost_windows + info->cpu[1].lost_windows, 0);
+	sr_trace_close(t);
+}
+
+static void test_callback_stops(void **state)
+{
+	struct sr_trace *t;
+	struct sr_err err;
+	struct tally tl = { .stop_after = 3 };
+
+	assert_int_equal(sr_trace_open(&t, "fixtures/perf-pipe.dat", &err), 0);
+	assert_int_equal(sr_trace_iterate(t, tally_cb, &tl, &err), 42);
+	assert_int_equal(tl.n[SR_EV_SWITCH], 3);
+	sr_trace_close(t);
+}
+
+/* 32-bit ARM, comm[32] declared with size 16, no clock option. */
+static void test_old_formats(void **state)
+{
+	struct sr_trace *t;
+	struct sr_err err;
+	struct tally tl = { 0 };
+	int ret = sr_trace_open(&t, SHARED "arm32-hmp-comm32-size16.dat", &err);
+
+	if (ret == -ENOENT)
+		skip();
+	assert_int_equal(ret, 0);
+	assert_int_equal(sr_trace_info(t)->long_size, 4);
+	assert_int_equal(sr_trace_info(t)->nr_cpus, 8);
+	assert_false(sr_trace_info(t)->has_format[SR_EV_WAKING]);
+	assert_int_equal(sr_trace_iterate(t, tally_cb, &tl, &err), 0);
+	assert_true(tl.n[SR_EV_SWITCH] > 0);
+	assert_false(tl.backwards);
+	sr_trace_close(t);
+
+	ret = sr_trace_open(&t, SHARED "linux-4.13-i686-4cpu-success-field.dat", &err);
+	assert_int_equal(ret, 0);
+	assert_int_equal(sr_trace_info(t)->file_version, 6);
+	assert_string_equal(sr_trace_info(t)->clock, "local");
+	sr_trace_close(t);
+}
+
+static void test_errors(void **state)
+{
+	char path[] = "/tmp/sr-test-XXXXXX";
+	struct sr_trace *t = (void *)1;
+	struct sr_err err;
+	int fd;
+
+	assert_int_equal(sr_trace_open(&t, "fixtures/none.dat", &err), -ENOENT);
+	assert_null(t);
+	assert_non_null(strstr(err.msg, "No such file"));
+	assert_int_equal(sr_trace_open(&t, "fixtures", &err), -EISDIR);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "\027\010\104tracing6\0", 11), 11);
+	close(fd);
+	assert_int_equal(sr_trace_open(&t, path, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "truncated or corrupt"));
+	unlink(path);
+	if (sr_trace_open(&t, SHARED "no-sched-events-i915.dat", &err) != -ENOENT) {
+		assert_int_equal(sr_trace_open(&t, SHARED "no-sched-events-i915.dat", &err),
+				 -ENODATA);
+		assert_non_null(strstr(err.msg, "nothing to analyse"));
+	}
+	assert_string_equal(sr_ev_name(SR_EV_WAKEUP_NEW), "sched_wakeup_new");
+	assert_string_equal(sr_ev_name(SR_EV_NR), "invalid");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fixture_stream),
+		cmocka_unit_test(test_callback_stops),
+		cmocka_unit_test(test_old_formats),
+		cmocka_unit_test(test_errors),
+	};
+
+	return cmocka_run_group_tests_name("trace", tests, NULL, NULL);
+}
