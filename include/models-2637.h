@@ -13,7 +13,8 @@
 
 #define SR_MIN_SHARES		2L		/* MIN_SHARES, 2.6.37 and 2.6.38 */
 #define SR_TG_MAX_DEPTH		16		/* guards a cyclic ->parent chain */
-#define SR_IDLE_TASK_WEIGHT	SR_NICE_0_LOAD	/* idle threads inherit init_task's nice 0 */
+/* Idle threads keep the nice-0 se.load.weight inherited from init_task. */
+#define SR_IDLE_TASK_WEIGHT	SR_NICE_0_LOAD
 
 /*
  * One task group on one CPU: its cfs_rq there (se->my_q) and the group
@@ -21,8 +22,8 @@
  */
 struct sr_tg_cpu {
 	unsigned long load_weight;	/* my_q->load.weight: Σ queued weight in the group */
-	unsigned long rq_weight;	/* 2.6.37 my_q->rq_weight: snapshot by update_shares() */
-	unsigned long shares;		/* 2.6.37 my_q->shares ("s"): snapshot by update_shares() */
+	unsigned long rq_weight;	/* 2.6.37 my_q->rq_weight: update_shares() snapshot */
+	unsigned long shares;		/* 2.6.37 my_q->shares ("s"): update_shares() snapshot */
 	unsigned long load_contribution;/* 2.6.38 my_q->load_contribution (windowed average) */
 	unsigned long se_weight;	/* tg->se[cpu]->load.weight: the group's share here */
 };
@@ -63,9 +64,9 @@ struct sr_hot_in {
 	uint64_t exec_start;		/* p->se.exec_start: last time it ran (ns) */
 	bool next_buddy;		/* p is cfs_rq_of(p)->next: unobservable */
 	bool last_buddy;		/* p is cfs_rq_of(p)->last: unobservable */
-	bool buddy_assumed;		/* the buddy bits are an assumption, say so in the trail */
+	bool buddy_assumed;		/* the buddy bits are assumed: say so in the trail */
 	unsigned int dst_nr_running;	/* this_rq()->nr_running; env->dst_rq's from 4.4 */
-	unsigned int sd_flags;		/* flags of the balancing domain (5.10 SMT rule), or 0 */
+	unsigned int sd_flags;		/* balancing domain's flags (5.10 SMT rule), or 0 */
 };
 
 /* task_hot(p, now): 1 hot, 0 cold, -EINVAL for a migration_cost no sysctl accepts. */
