@@ -44,7 +44,7 @@ Q :=
 quiet =
 endif
 
-.PHONY: all check unit golden robustness oracle valgrind bench install clean
+.PHONY: all check check-all unit golden robustness oracle valgrind bench install clean
 
 all: $(BIN)
 
@@ -66,6 +66,10 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 # The whole suite: unit tests (cmocka), golden reports, robustness inputs,
 # and the independent trace-cmd-report oracle.
 check: unit golden robustness oracle
+
+# What CI runs: the suite, again under ASan+UBSan, and valgrind.
+check-all: check valgrind
+	$(MAKE) SANITIZE=1 check
 
 unit: $(TEST_BINS)
 	$(Q)tests/run-unit.sh $(TEST_BINS)

@@ -241,7 +241,8 @@ static void task_set_prio(struct sr_state *s, struct sr_task *t, int prio)
 		rq_account(s, t, t->v.cpu, -1);
 	t->v.prio = prio;
 	t->v.policy = prio < 100 ? SR_SCHED_RT : SR_SCHED_NORMAL;
-	t->v.weight = prio < 100 ? 0 : sr_prio_to_weight(prio);
+	/* RT prios hide the nice value: se.load.weight is assumed nice 0 (no CFS load). */
+	t->v.weight = prio < 100 ? SR_NICE_0_LOAD : sr_prio_to_weight(prio);
 	if (queued)
 		rq_account(s, t, t->v.cpu, +1);
 }
