@@ -1,0 +1,548 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fork/exec slow path, Linux 5.7 - 6.18 (kernel/sched/fair.c): find_idlest_cpu(),
+ * find_idlest_group() with update_sg_wakeup_stats()/update_pick_idlest(),
+ * find_idlest_group_cpu() (sched_balance_find_dst_{cpu,group,group_cpu}() from
+ * 6.12 [R 6.8 -> 6.12]), group_classify(), and the NUMA has_spare rules:
+ *   5.7 - 5.10  stay local while the local node has an idle CPU
+ *   5.11 - 5.17 allow_numa_imbalance(): local.nr_running < span_weight / 4
+ *   5.18 - 5.19 local.nr_running + 1 <= sd->imb_numa_nr
+ *   6.0 - 6.18  adjust_numa_imbalance(|idle difference|, local.nr + 1,
+ *               imb_numa_nr capped by the task's CPUs in the local group)
+ * sd->imb_numa_nr as topology.c computes it (5.18: 25%, 6.0+: 12.5%, min 1).
+ * Assumed: no cpuidle state information (the most recently idled CPU wins),
+ * no NUMA-balancing preferred node, no core-scheduling cookies, group
+ * imbalance flags clear, rq runnable_avg approximated by util_avg.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include "models-sis.h"
+
+/* ---- sd->imb_numa_nr ---- */
+
+static int llc_level(const struct sr_cpu_topo *c)
+{
+	int l = -1;
+
+	for (int i = 0; i < c->nr_levels && (c->sd[i].flags & SD_SHARE_PKG_RESOURCES); i++)
+		l = i;
+	return l;
+}
+
+unsigned int sr_imb_numa_nr(const struct sr_topo *t, int cpu, int level, unsigned int kver)
+{
+	const struct sr_cpu_topo *c;
+	unsigned int llc_w, above_w, imb, imb_span, nr_llcs;
+	int llc, above, numa = -1;
+
+	if (!t || cpu < 0 || cpu >= t->nr_cpus || kver < SR_KV(5, 18))
+		return 0;
+	c = &t->cpu[cpu];
+	llc = llc_level(c);
+	if (level < 0 || level >= c->nr_levels || llc < 0 || level <= llc)
+		return 0;
+	llc_w = c->sd[llc].span_weight;
+	/*
+	 * The level just above the LLC.  topology.c computes this before
+	 * degenerate domains go, so a package no wider than the LLC (removed
+	 * from our hierarchy) still counts, with nr_llcs == 1.
+	 */
+	above = llc + 1;
+	above_w = (c->sd[above].flags & SD_NUMA) ? llc_w : c->sd[above].span_weight;
+	nr_llcs = above_w / llc_w;
+	imb = nr_llcs == 1 ? above_w >> (kver >= SR_KV(6, 0) ? 3 : 2) : nr_llcs;
+	if (kver >= SR_KV(6, 0) && imb < 1)
+		imb = 1;
+	if (level == above && !(c->sd[above].flags & SD_NUMA))
+		return imb;
+	for (int i = above; i < c->nr_levels && numa < 0; i++)
+		if (c->sd[i].flags & SD_NUMA)
+			numa = i;
+	imb_span = numa >= 0 ? c->sd[numa].span_weight : above_w;
+	return imb * (c->sd[level].span_weight / imb_span > 1 ? c->sd[level].span_weight / imb_span
+							       : 1);
+}
+
+/* ---- group statistics ---- */
+
+struct fig_stats {
+	unsigned long avg_load, group_load, group_util, group_runnable, group_capacity, max_cap;
+	unsigned int sum_nr_running, idle_cpus, group_weight;
+	enum sr_group_type type;
+	int first;
+	struct sr_cpumask span;
+};
+
+struct fic {
+	const struct sr_wake_ctx *ctx;
+	const struct sr_topo *t;
+	struct sr_trail *trail;
+	struct sr_sis pred;		/* era predicates: available/sched-idle */
+	unsigned int kver, sd_flag;
+	bool used_pelt, relied_avail;
+};
+
+static bool group_is_overloaded(unsigned int pct, const struct sr_lb_group *g)
+{
+	if (g->sum_nr_running <= g->group_weight)
+		return false;
+	if (g->group_capacity * 100 < g->group_util * pct)
+		return true;
+	return g->group_capacity * pct < g->group_runnable * 100;
+}
+
+static bool group_has_capacity(unsigned int pct, const struct sr_lb_group *g)
+{
+	if (g->sum_nr_running < g->group_weight)
+		return true;
+	if (g->group_capacity * pct < g->group_runnable * 100)
+		return false;
+	return g->group_capacity * 100 > g->group_util * pct;
+}
+
+enum sr_group_type sr_group_classify(unsigned int imbalance_pct, const struct sr_lb_group *g)
+{
+	if (group_is_overloaded(imbalance_pct, g))
+		return SR_GROUP_OVERLOADED;
+	if (!group_has_capacity(imbalance_pct, g))
+		return SR_GROUP_FULLY_BUSY;
+	return SR_GROUP_HAS_SPARE;
+}
+
+static void lsub_positive(unsigned long *v, unsigned long sub)
+{
+	*v -= *v < sub ? *v : sub;
+}
+
+/* A task has no PELT contribution at fork (last_update_time == 0). */
+static bool task_on(const struct fic *f, int cpu)
+{
+	return f->ctx->kind != SR_WAKE_FORK && cpu == f->ctx->p->cpu;
+}
+
+static void cpu_stats(const struct fic *f, int i, struct fig_stats *g)
+{
+	const struct sr_rq *rq = &f->ctx->rq[i];
+	const struct sr_task_view *p = f->ctx->p;
+	unsigned long load = rq->load_avg, util = rq->util_avg, run = rq->util_avg;
+	unsigned long cap = rq->capacity ? rq->capacity : SR_CAPACITY_SCALE;
+	unsigned int local = 0, nr;
+
+	if (task_on(f, i)) {
+		lsub_positive(&load, p->load_avg);	/* task_h_load(): root group assumed */
+		lsub_positive(&util, p->util_avg);
+		lsub_positive(&run, p->util_avg);
+		local = f->ctx->kind == SR_WAKE_EXEC;	/* task_running_on_cpu(): queued */
+	}
+	g->group_load += load;
+	g->group_util += util < SR_CAPACITY_SCALE ? util : SR_CAPACITY_SCALE;
+	g->group_runnable += run;
+	nr = rq->nr_running - local;
+	g->sum_nr_running += nr;
+	/* idle_cpu_without() */
+	if (!nr && (rq->curr_pid == 0 || rq->curr_pid == p->pid) && !rq->ttwu_pending)
+		g->idle_cpus++;
+	g->group_capacity += cap;
+	if (cap > g->max_cap)
+		g->max_cap = cap;
+	g->group_weight++;
+}
+
+static void update_sg_wakeup_stats(struct fic *f, const struct sr_domain *sd,
+				   const struct sr_cpumask *span, struct fig_stats *g)
+{
+	struct sr_lb_group lb;
+	int i;
+
+	memset(g, 0, sizeof(*g));
+	g->span = *span;
+	g->first = sr_mask_first(span);
+	sr_for_each_cpu(i, span)
+		cpu_stats(f, i, g);
+	lb = (struct sr_lb_group){ .sum_nr_running = g->sum_nr_running,
+				   .group_weight = g->group_weight,
+				   .group_capacity = g->group_capacity,
+				   .group_util = g->group_util,
+				   .group_runnable = g->group_runnable };
+	g->type = sr_group_classify(sd->imbalance_pct, &lb);
+	if (g->sum_nr_running >= g->group_weight)
+		f->used_pelt = true;		/* util/runnable decided the type */
+	/* Misfit sits between the overloaded test and the capacity test. */
+	if (g->type != SR_GROUP_OVERLOADED && (sd->flags & SD_ASYM_CPUCAPACITY) &&
+	    f->ctx->p->util_avg * 1280 >= g->max_cap * 1024)
+		g->type = SR_GROUP_MISFIT_TASK;
+	if (g->type == SR_GROUP_FULLY_BUSY || g->type == SR_GROUP_OVERLOADED)
+		g->avg_load = g->group_load * SR_CAPACITY_SCALE / g->group_capacity;
+}
+
+static bool update_pick_idlest(struct fic *f, const struct fig_stats *idlest,
+			       const struct fig_stats *g)
+{
+	if (g->type != idlest->type)
+		return g->type < idlest->type;
+	switch (g->type) {
+	case SR_GROUP_OVERLOADED:
+	case SR_GROUP_FULLY_BUSY:
+		f->used_pelt = true;
+		return idlest->avg_load > g->avg_load;
+	case SR_GROUP_MISFIT_TASK:
+		return idlest->max_cap < g->max_cap;
+	case SR_GROUP_HAS_SPARE:
+		if (idlest->idle_cpus != g->idle_cpus)
+			return idlest->idle_cpus < g->idle_cpus;
+		f->used_pelt = true;
+		return idlest->group_util > g->group_util;
+	default:
+		return false;		/* imbalanced/asym_packing: not used here */
+	}
+}
+
+/* The span of the group of @cpu at @level: the child domain's span, or the CPU. */
+static void group_span(const struct sr_topo *t, int cpu, int level, struct sr_cpumask *m)
+{
+	if (level > 0 && level - 1 < t->cpu[cpu].nr_levels) {
+		*m = t->cpu[cpu].sd[level - 1].span;
+		return;
+	}
+	sr_mask_clear(m);
+	sr_mask_set(m, cpu);
+}
+
+static bool intersects_allowed(const struct fic *f, const struct sr_cpumask *m)
+{
+	int c;
+
+	sr_for_each_cpu(c, m)
+		if (!f->ctx->allowed || sr_mask_test(f->ctx->allowed, c))
+			return true;
+	return false;
+}
+
+/* ---- the NUMA has_spare rules ---- */
+
+/* adjust_numa_imbalance() 5.18+ (allow_numa_imbalance() folded in from 6.0). */
+static int adjust_numa_imbalance(int imbalance, int dst_running, int imb_numa_nr)
+{
+	if (dst_running > imb_numa_nr)
+		return imbalance;
+	if (imbalance <= 2)		/* NUMA_IMBALANCE_MIN */
+		return 0;
+	return imbalance;
+}
+
+static int allowed_weight(const struct fic *f, const struct sr_cpumask *m)
+{
+	int c, n = 0;
+
+	sr_for_each_cpu(c, m)
+		n += !f->ctx->allowed || sr_mask_test(f->ctx->allowed, c);
+	return n;
+}
+
+/* true: keep the task on the local node ("return NULL"). */
+static bool numa_keep_local(struct fic *f, const struct sr_domain *sd, int cpu, int level,
+			    const struct fig_stats *local, const struct fig_stats *idlest)
+{
+	unsigned int kv = f->kver, inr = sr_imb_numa_nr(f->t, cpu, level, kv);
+	int imb = 0, cap = (int)inr, adj = -1;
+	const char *rule;
+	struct sr_step *st;
+	bool keep;
+
+	if (kv < SR_KV(5, 11)) {
+		rule = "local_sgs.idle_cpus";
+		keep = local->idle_cpus;
+	} else if (kv < SR_KV(5, 18)) {
+		rule = "allow_numa_imbalance(): local.sum_nr_running < (sd->span_weight >> 2)";
+		keep = local->sum_nr_running < (sd->span_weight >> 2);
+	} else if (kv < SR_KV(6, 0)) {
+		rule = "allow_numa_imbalance(): local.sum_nr_running + 1 <= sd->imb_numa_nr";
+		keep = (int)local->sum_nr_running + 1 <= (int)inr;
+	} else {
+		/* p->nr_cpus_allowed != NR_CPUS holds on any machine smaller than NR_CPUS. */
+		int w = allowed_weight(f, &local->span);
+
+		cap = w < (int)inr ? w : (int)inr;
+		imb = abs((int)(local->idle_cpus - idlest->idle_cpus));
+		adj = adjust_numa_imbalance(imb, (int)local->sum_nr_running + 1, cap);
+		rule = "!adjust_numa_imbalance(|local.idle_cpus - idlest.idle_cpus|, "
+		       "local.sum_nr_running + 1, min(|local & cpus_ptr|, sd->imb_numa_nr))";
+		keep = !adj;
+	}
+	st = sr_trail_add(f->trail, "find_idlest_group", rule,
+			      keep ? "stay local (NUMA imbalance allowed)" : "not allowed", cpu);
+	sr_step_val(st, "local_nr_running", local->sum_nr_running);
+	sr_step_val(st, "local_idle_cpus", local->idle_cpus);
+	sr_step_val(st, "idlest_idle_cpus", idlest->idle_cpus);
+	sr_step_val(st, "span_weight", sd->span_weight);
+	sr_step_val(st, "imb_numa_nr", cap);
+	sr_step_val(st, "imbalance", imb);
+	sr_step_val(st, "adjusted", adj);
+	return keep;
+}
+
+/* ---- find_idlest_group() ---- */
+
+static void group_step_vals(struct sr_step *st, const struct fig_stats *local,
+			    const struct fig_stats *idlest)
+{
+	/* Seven values: the step also carries the level (SR_STEP_MAXVALS is 8). */
+	sr_step_val(st, "local_type", local ? (int64_t)local->type : -1);
+	sr_step_val(st, "local_nr_running", local ? local->sum_nr_running : 0);
+	sr_step_val(st, "local_idle_cpus", local ? local->idle_cpus : 0);
+	sr_step_uval(st, "local_avg_load", local ? local->avg_load : 0);
+	sr_step_val(st, "idlest_type", idlest ? (int64_t)idlest->type : -1);
+	sr_step_val(st, "idlest_idle_cpus", idlest ? idlest->idle_cpus : 0);
+	sr_step_uval(st, "idlest_avg_load", idlest ? idlest->avg_load : 0);
+}
+
+/* The verdict of comparing local with idlest: true to push to idlest. */
+static bool push_busy(struct fic *f, const struct sr_domain *sd, const struct fig_stats *local,
+		      const struct fig_stats *idlest, const char **why)
+{
+	unsigned long imbalance = SR_NICE_0_LOAD * (sd->imbalance_pct - 100) / 100;
+
+	f->used_pelt = true;
+	if ((sd->flags & SD_NUMA) && idlest->avg_load + imbalance >= local->avg_load) {
+		*why = "SD_NUMA: idlest.avg_load + imbalance >= local.avg_load";
+		return false;
+	}
+	if (idlest->avg_load >= local->avg_load + imbalance) {
+		*why = "idlest.avg_load >= local.avg_load + imbalance";
+		return false;
+	}
+	if (100 * local->avg_load <= sd->imbalance_pct * idlest->avg_load) {
+		*why = "100 * local.avg_load <= imbalance_pct * idlest.avg_load";
+		return false;
+	}
+	*why = "local busier than idlest by more than imbalance_pct";
+	return true;
+}
+
+static bool push_spare(struct fic *f, const struct sr_domain *sd, int cpu, int level,
+		       const struct fig_stats *local, const struct fig_stats *idlest,
+		       const char **why)
+{
+	if ((sd->flags & SD_NUMA) && numa_keep_local(f, sd, cpu, level, local, idlest)) {
+		*why = "SD_NUMA: imbalance allowed";
+		return false;
+	}
+	*why = "local.idle_cpus >= idlest.idle_cpus";
+	return local->idle_cpus < idlest->idle_cpus;
+}
+
+/* Compare local with idlest as find_idlest_group() ends; true to push to idlest. */
+static bool push_to_idlest(struct fic *f, const struct sr_domain *sd, int cpu, int level,
+			   const struct fig_stats *local, const struct fig_stats *idlest,
+			   const char **why)
+{
+	if (local->type != idlest->type) {
+		*why = "local.group_type vs idlest.group_type";
+		return local->type > idlest->type;
+	}
+	switch (local->type) {
+	case SR_GROUP_OVERLOADED:
+	case SR_GROUP_FULLY_BUSY:
+		return push_busy(f, sd, local, idlest, why);
+	case SR_GROUP_MISFIT_TASK:
+		*why = "local.max_capacity >= idlest.max_capacity";
+		return local->max_cap < idlest->max_cap;
+	case SR_GROUP_HAS_SPARE:
+		return push_spare(f, sd, cpu, level, local, idlest, why);
+	default:
+		*why = "group type unused by the slow path";
+		return false;
+	}
+}
+
+/* Walk the groups of @cpu's domain @level; *out gets the idlest span when one wins. */
+static bool find_idlest_group(struct fic *f, int cpu, int level, struct sr_cpumask *out)
+{
+	const struct sr_domain *sd = &f->t->cpu[cpu].sd[level];
+	struct fig_stats local, idlest, g;
+	bool have_local = false, have_idlest = false, push;
+	struct sr_cpumask covered, span;
+	const char *why = "no idlest group";
+	struct sr_step *st;
+	int n = f->t->nr_cpus;
+
+	sr_mask_clear(&covered);
+	memset(&idlest, 0, sizeof(idlest));
+	idlest.type = SR_GROUP_OVERLOADED;	/* idlest_sgs' initial value */
+	idlest.avg_load = UINT_MAX;
+	for (int k = 0; k < n; k++) {
+		int i = sr_sis_wrap(cpu, k, n), c;
+
+		if (!sr_mask_test(&sd->span, i) || sr_mask_test(&covered, i))
+			continue;
+		group_span(f->t, i, level, &span);
+		sr_for_each_cpu(c, &span)
+			sr_mask_set(&covered, c);
+		if (!intersects_allowed(f, &span))
+			continue;
+		update_sg_wakeup_stats(f, sd, &span, &g);
+		if (sr_mask_test(&span, cpu)) {
+			local = g;
+			have_local = true;
+		} else if (update_pick_idlest(f, &idlest, &g)) {
+			idlest = g;
+			have_idlest = true;
+		}
+	}
+	if (!have_idlest)
+		push = false;
+	else if (!have_local) {
+		why = "local group not allowed";
+		push = true;
+	} else {
+		push = push_to_idlest(f, sd, cpu, level, &local, &idlest, &why);
+	}
+	st = sr_trail_add(f->trail, "find_idlest_group", why,
+			  push ? "idlest group" : "stay (NULL)", push ? idlest.first : -1);
+	sr_step_val(st, "level", level);
+	group_step_vals(st, have_local ? &local : NULL, have_idlest ? &idlest : NULL);
+	if (push)
+		*out = idlest.span;
+	return push;
+}
+
+/* ---- find_idlest_group_cpu() and find_idlest_cpu() ---- */
+
+static int find_idlest_group_cpu(struct fic *f, const struct sr_cpumask *span, int this_cpu)
+{
+	unsigned long min_load = ULONG_MAX;
+	uint64_t latest = 0;
+	int least = this_cpu, shallowest = -1, i, ret = -1;
+	const char *why = "least loaded";
+	struct sr_step *st;
+
+	if (sr_mask_weight(span) == 1) {
+		ret = sr_mask_first(span);
+		why = "group_weight == 1";
+		goto out;
+	}
+	sr_for_each_cpu(i, span) {
+		const struct sr_rq *rq = &f->ctx->rq[i];
+
+		if (f->ctx->allowed && !sr_mask_test(f->ctx->allowed, i))
+			continue;
+		if (sr_sis_sched_idle(&f->pred, i)) {
+			ret = i;
+			why = "sched_idle_cpu(i)";
+			goto out;
+		}
+		if (sr_sis_available_idle(&f->pred, i)) {
+			/* No cpuidle state known: the most recently idled CPU (strictly later). */
+			if (rq->idle_since > latest) {
+				latest = rq->idle_since;
+				shallowest = i;
+			}
+		} else if (shallowest == -1 && rq->load_avg < min_load) {
+			min_load = rq->load_avg;
+			least = i;
+		}
+	}
+	if (shallowest != -1) {
+		ret = shallowest;
+		why = "available_idle_cpu(i) with the latest idle_stamp";
+		f->relied_avail = true;
+	} else {
+		ret = least;
+		f->used_pelt = true;
+	}
+out:
+	st = sr_trail_add(f->trail, "find_idlest_group_cpu", why, "cpu", ret);
+	sr_step_uval(st, "idle_stamp", latest);
+	sr_step_uval(st, "min_load", min_load);
+	return ret;
+}
+
+static unsigned int sd_flag_of(enum sr_wake_kind kind)
+{
+	if (kind == SR_WAKE_FORK)
+		return SD_BALANCE_FORK;
+	return kind == SR_WAKE_EXEC ? SD_BALANCE_EXEC : SD_BALANCE_WAKE;
+}
+
+/* After a move: the highest domain of @cpu narrower than @weight that has sd_flag. */
+static int lower_level(const struct fic *f, int cpu, unsigned int weight)
+{
+	const struct sr_cpu_topo *c = &f->t->cpu[cpu];
+	int level = -1;
+
+	for (int l = 0; l < c->nr_levels; l++) {
+		if (weight <= c->sd[l].span_weight)
+			break;
+		if (c->sd[l].flags & f->sd_flag)
+			level = l;
+	}
+	return level;
+}
+
+static int find_idlest_cpu(struct fic *f, int level, int prev)
+{
+	int cpu = f->ctx->this_cpu, new_cpu = cpu;
+	struct sr_cpumask group;
+	struct sr_step *st;
+
+	if (!intersects_allowed(f, &f->t->cpu[cpu].sd[level].span)) {
+		st = sr_trail_add(f->trail, "find_idlest_cpu",
+				  "!cpumask_intersects(sched_domain_span(sd), p->cpus_ptr)",
+				  "return prev", prev);
+		sr_step_val(st, "level", level);
+		return prev;
+	}
+	while (level >= 0) {
+		const struct sr_domain *sd = &f->t->cpu[cpu].sd[level];
+
+		if (!(sd->flags & f->sd_flag) || !find_idlest_group(f, cpu, level, &group)) {
+			level--;
+			continue;
+		}
+		new_cpu = find_idlest_group_cpu(f, &group, cpu);
+		if (new_cpu == cpu) {
+			level--;
+			continue;
+		}
+		cpu = new_cpu;
+		level = lower_level(f, cpu, sd->span_weight);
+	}
+	return new_cpu;
+}
+
+int sr_find_idlest_cpu(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+		       int sd_level, int prev, struct sr_decision *d)
+{
+	const struct sr_topo *t = ctx ? ctx->topo : NULL;
+	struct fic f;
+	int cpu;
+
+	if (!pol || !ctx || !d || !t || !ctx->rq || !ctx->p || t->nr_cpus < 1)
+		return -EINVAL;
+	if (prev < 0 || prev >= t->nr_cpus || ctx->this_cpu < 0 || ctx->this_cpu >= t->nr_cpus)
+		return -EINVAL;
+	if (sd_level < 0 || sd_level >= t->cpu[ctx->this_cpu].nr_levels)
+		return -EINVAL;
+	if (pol->knobs.kver < SR_KV(5, 7))
+		return -EOPNOTSUPP;
+	memset(&f, 0, sizeof(f));
+	f.ctx = ctx;
+	f.t = t;
+	f.trail = &d->trail;
+	f.kver = pol->knobs.kver;
+	f.sd_flag = sd_flag_of(ctx->kind);
+	f.pred.ctx = ctx;
+	f.pred.t = t;
+	f.pred.kver = f.kver;
+	cpu = find_idlest_cpu(&f, sd_level, prev);
+	d->decided_by = SR_BY_SLOW_PATH;
+	if (f.used_pelt)
+		d->depends |= ctx->unknown & SR_DEP_PELT_WARMUP;
+	if (f.relied_avail)
+		d->depends |= ctx->unknown & SR_DEP_VCPU;
+	d->depends |= ctx->unknown & (SR_DEP_TOPOLOGY | SR_DEP_AFFINITY);
+	if (ctx->rq[cpu].uncertain)
+		d->depends |= SR_DEP_LOST_EVENTS;
+	return cpu;
+}

@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * select_idle_sibling() entry checks shared by every era, Linux 4.9 - 6.18
+ * (kernel/sched/fair.c, kernel/sched/core.c):
+ *   idle_cpu() 4.9+, available_idle_cpu() 4.18+, sched_idle_cpu() 5.4+;
+ *   the target / prev / per-CPU kthread (5.6+) / recent_used_cpu (4.16+)
+ *   tests; select_idle_capacity() and asym_fits_capacity() (5.7+);
+ *   and the dispatch to the era bodies of select_idle_sibling-{4.9,5.12,6.0}.c.
+ * Not modelled: CONFIG_SCHED_CLUSTER (6.6+; our topology has no cluster
+ * level), core scheduling cookies (5.14+), uclamp (utilisation is p->util_avg).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include "models-sis.h"
+
+static const struct sr_rq *rq_of(const struct sr_sis *s, int cpu)
+{
+	return &s->ctx->rq[cpu];
+}
+
+/* idle_cpu(): curr is the idle task, nothing queued, no wakeup in flight (3.x+). */
+bool sr_sis_idle_cpu(const struct sr_sis *s, int cpu)
+{
+	const struct sr_rq *rq = rq_of(s, cpu);
+
+	return rq->curr_pid == 0 && rq->nr_running == 0 && !rq->ttwu_pending;
+}
+
+/* available_idle_cpu() from 4.18; plain idle_cpu() before. */
+bool sr_sis_available_idle(const struct sr_sis *s, int cpu)
+{
+	if (!sr_sis_idle_cpu(s, cpu))
+		return false;
+	return s->kver < SR_KV(4, 18) || !rq_of(s, cpu)->vcpu_preempted;
+}
+
+/* sched_idle_cpu() (5.4+): only SCHED_IDLE tasks are runnable. */
+bool sr_sis_sched_idle(const struct sr_sis *s, int cpu)
+{
+	const struct sr_rq *rq = rq_of(s, cpu);
+
+	if (s->kver < SR_KV(5, 4))
+		return false;
+	return rq->nr_running && rq->nr_running == rq->idle_nr_running;
+}
+
+bool sr_sis_allowed(const struct sr_sis *s, int cpu)
+{
+	return !s->ctx->allowed || sr_mask_test(s->ctx->allowed, cpu);
+}
+
+/* sched_smt_present: some CPU came up with an SMT sibling. */
+bool sr_sis_smt_active(const struct sr_topo *t)
+{
+	return sr_sis_smt_weight(t) > 1;
+}
+
+int sr_sis_smt_weight(const struct sr_topo *t)
+{
+	int w = 1;
+
+	for (int c = 0; c < t->nr_cpus; c++) {
+		int n = sr_mask_weight(&t->cpu[c].smt);
+
+		if (n > w)
+			w = n;
+	}
+	return w;
+}
+
+struct sr_step *sr_sis_step(const struct sr_sis *s, const char *fn, const char *check,
+			    const char *result, int cpu)
+{
+	if (!s->trail)
+		return NULL;
+	return sr_trail_add(s->trail, fn, check, result, cpu);
+}
+
+void sr_sis_pick(struct sr_sis *s, int cpu, enum sr_decider by)
+{
+	s->by = by;
+	s->relied_avail = s->kver >= SR_KV(4, 18) && sr_sis_available_idle(s, cpu);
+}
+
+/* The prefix's idle test: idle_cpu, available_idle_cpu, or either-or-sched-idle (5.4+). */
+static int idle_era(const struct sr_sis *s)
+{
+	if (s->kver >= SR_KV(5, 10))
+		return 3;
+	if (s->kver >= SR_KV(5, 4))
+		return 2;
+	return s->kver >= SR_KV(4, 18);
+}
+
+static bool prefix_idle(const struct sr_sis *s, int cpu)
+{
+	return sr_sis_available_idle(s, cpu) || sr_sis_sched_idle(s, cpu);
+}
+
+static const char *const chk_target[] = {
+	"idle_cpu(target)", "available_idle_cpu(target)",
+	"available_idle_cpu(target) || sched_idle_cpu(target)",
+	"(available_idle_cpu(target) || sched_idle_cpu(target)) && asym_fits_capacity(target)",
+};
+
+static const char *const chk_prev[] = {
+	"prev != target && cpus_share_cache(prev, target) && idle_cpu(prev)",
+	"prev != target && cpus_share_cache(prev, target) && available_idle_cpu(prev)",
+	"prev != target && cpus_share_cache(prev, target) && "
+	"(available_idle_cpu(prev) || sched_idle_cpu(prev))",
+	"prev != target && cpus_share_cache(prev, target) && "
+	"(available_idle_cpu(prev) || sched_idle_cpu(prev)) && asym_fits_capacity(prev)",
+};
+
+static const char *const chk_recent[] = {
+	"r != prev && r != target && cpus_share_cache(r, target) && idle_cpu(r) && "
+	"cpumask_test_cpu(p->recent_used_cpu, p->cpus_allowed)",
+	"r != prev && r != target && cpus_share_cache(r, target) && available_idle_cpu(r) && "
+	"cpumask_test_cpu(p->recent_used_cpu, p->cpus_allowed)",
+	"r != prev && r != target && cpus_share_cache(r, target) && "
+	"(available_idle_cpu(r) || sched_idle_cpu(r)) && "
+	"cpumask_test_cpu(p->recent_used_cpu, p->cpus_ptr)",
+	"r != prev && r != target && cpus_share_cache(r, target) && "
+	"(available_idle_cpu(r) || sched_idle_cpu(r)) && "
+	"cpumask_test_cpu(p->recent_used_cpu, p->cpus_ptr) && asym_fits_capacity(r)",
+};
+
+/* ---- asymmetric CPU capacity (5.7+) ---- */
+
+static const struct sr_domain *asym_sd(const struct sr_sis *s, int cpu)
+{
+	return sr_lowest_flag_domain(s->t, cpu, SD_ASYM_CPUCAPACITY);
+}
+
+/* The sched_asym_cpucapacity static key: some domain spans CPUs of different capacity. */
+static bool asym_active(const struct sr_sis *s)
+{
+	for (int c = 0; c < s->t->nr_cpus; c++)
+		if (asym_sd(s, c))
+			return true;
+	return false;
+}
+
+/* fits_capacity(): util leaves a 20% margin below capacity. */
+static bool fits_capacity(unsigned long util, unsigned long cap)
+{
+	return util * 1280 < cap * 1024;
+}
+
+/* asym_fits_capacity() (5.10+), with uclamp defaults: always true on symmetric machines. */
+static bool asym_fits(const struct sr_sis *s, int cpu)
+{
+	if (s->kver < SR_KV(5, 10) || !asym_active(s))
+		return true;
+	return fits_capacity(s->ctx->p->util_avg, rq_of(s, cpu)->capacity);
+}
+
+/*
+ * select_idle_capacity(): the first idle CPU the task fits, else the idle CPU
+ * of largest capacity.  6.4 - 6.7 start one past target [R 6.4.6, 6.5 / 6.8].
+ */
+static int select_idle_capacity(struct sr_sis *s, const struct sr_domain *sd)
+{
+	bool plus1 = s->kver >= SR_KV(6, 4) && s->kver < SR_KV(6, 8);
+	int start = s->target + plus1, best = SR_SIS_NONE, cpu = SR_SIS_NONE, n = 0;
+	unsigned long util = s->ctx->p->util_avg, best_cap = 0;
+	struct sr_step *st;
+
+	for (int k = 0; k < s->t->nr_cpus; k++) {
+		int c = sr_sis_wrap(start, k, s->t->nr_cpus);
+		unsigned long cap = rq_of(s, c)->capacity;
+
+		if (!sr_mask_test(&sd->span, c) || !sr_sis_allowed(s, c))
+			continue;
+		n++;
+		if (!prefix_idle(s, c))
+			continue;
+		if (fits_capacity(util, cap)) {
+			cpu = c;
+			break;
+		}
+		if (cap > best_cap) {
+			best_cap = cap;
+			best = c;
+		}
+	}
+	if (cpu == SR_SIS_NONE)
+		cpu = best;
+	st = sr_sis_step(s, "select_idle_capacity",
+			 "first idle CPU with fits_capacity(task_util, capacity_of(cpu)), "
+			 "else the idle CPU of largest capacity",
+			 cpu == SR_SIS_NONE ? "none: target" : "found", cpu);
+	sr_step_val(st, "visited", n);
+	sr_step_uval(st, "task_util", util);
+	sr_step_val(st, "found", cpu);
+	s->used_allowed = true;
+	return cpu;
+}
+
+/* The asym path returns whatever select_idle_capacity() gives, or target. */
+static int capacity_path(struct sr_sis *s, const struct sr_domain *sd)
+{
+	int cpu = select_idle_capacity(s, sd);
+
+	s->used_topo = true;
+	if (cpu == SR_SIS_NONE) {
+		s->by = SR_BY_SIS_TARGET;
+		return s->target;
+	}
+	sr_sis_pick(s, cpu, SR_BY_SIS_CPU);
+	return cpu;
+}
+
+/* ---- the prefix ---- */
+
+static int check_target(struct sr_sis *s)
+{
+	bool idle = prefix_idle(s, s->target), fits = asym_fits(s, s->target);
+	struct sr_step *st;
+
+	st = sr_sis_step(s, "select_idle_sibling", chk_target[idle_era(s)],
+			 idle && fits ? "return target" : "busy", s->target);
+	sr_step_val(st, "nr_running", rq_of(s, s->target)->nr_running);
+	sr_step_val(st, "curr_pid", rq_of(s, s->target)->curr_pid);
+	sr_step_val(st, "sched_idle", sr_sis_sched_idle(s, s->target));
+	if (!idle || !fits)
+		return SR_SIS_NONE;
+	sr_sis_pick(s, s->target, SR_BY_SIS_TARGET);
+	return s->target;
+}
+
+static int check_prev(struct sr_sis *s)
+{
+	int prev = s->prev;
+	bool share = sr_cpus_share_cache(s->t, prev, s->target);
+	bool hit = prev != s->target && share && prefix_idle(s, prev) && asym_fits(s, prev);
+	struct sr_step *st;
+
+	if (prev != s->target)
+		s->used_topo = true;
+	st = sr_sis_step(s, "select_idle_sibling", chk_prev[idle_era(s)],
+			 hit ? "return prev" : "no", prev);
+	sr_step_val(st, "share_cache", share);
+	sr_step_val(st, "prev_nr_running", rq_of(s, prev)->nr_running);
+	if (!hit)
+		return SR_SIS_NONE;
+	sr_sis_pick(s, prev, SR_BY_SIS_PREV);
+	return prev;
+}
+
+/*
+ * 5.6+: a per-CPU kthread (IO completion) stacks the wakee on its own CPU
+ * when that is prev; 5.19 adds in_task() (a NULL waker is an interrupt) and
+ * the asym fit.  Whether current is a per-CPU kthread comes from @x.
+ */
+static int check_kthread(struct sr_sis *s)
+{
+	const struct sr_wake_ctx *ctx = s->ctx;
+	bool v519 = s->kver >= SR_KV(5, 19);
+	bool kt = s->x->curr_percpu_kthread && (!v519 || ctx->curr);
+	bool hit = kt && s->prev == ctx->this_cpu && rq_of(s, ctx->this_cpu)->nr_running <= 1 &&
+		   (!v519 || asym_fits(s, s->prev));
+	struct sr_step *st;
+
+	if (s->kver < SR_KV(5, 6))
+		return SR_SIS_NONE;
+	st = sr_sis_step(s, "select_idle_sibling",
+			 v519 ? "is_per_cpu_kthread(current) && in_task() && prev == this_cpu && "
+				"this_rq()->nr_running <= 1 && asym_fits_capacity(prev)"
+			      : "is_per_cpu_kthread(current) && prev == this_cpu && "
+				"this_rq()->nr_running <= 1",
+			 hit ? "return prev" : "no", s->prev);
+	sr_step_val(st, "percpu_kthread", kt);
+	sr_step_val(st, "this_cpu", ctx->this_cpu);
+	sr_step_val(st, "this_nr_running", rq_of(s, ctx->this_cpu)->nr_running);
+	if (!hit)
+		return SR_SIS_NONE;
+	s->by = SR_BY_SIS_PREV;
+	return s->prev;
+}
+
+/*
+ * recent_used_cpu (4.16+).  5.15 - 6.4 overwrite p->recent_used_cpu with prev
+ * before testing it against the affinity mask, so they test prev's bit;
+ * 6.5 tests the saved value again.  An unknown value (-1) skips the test.
+ */
+static int check_recent(struct sr_sis *s)
+{
+	int r = s->ctx->p->recent_used_cpu, nr = s->t->nr_cpus;
+	bool early_store = s->kver >= SR_KV(5, 15);
+	int tested = early_store && s->kver < SR_KV(6, 5) ? s->prev : r;
+	bool valid = r >= 0 && r < nr, share = false, idle = false, allowed = false, hit;
+	struct sr_step *st;
+
+	if (s->kver < SR_KV(4, 16))
+		return SR_SIS_NONE;
+	if (early_store)
+		s->recent_out = s->prev;
+	if (valid) {
+		share = sr_cpus_share_cache(s->t, r, s->target);
+		idle = prefix_idle(s, r);
+		allowed = sr_sis_allowed(s, tested);
+	}
+	hit = valid && r != s->prev && r != s->target && share && idle && allowed &&
+	      asym_fits(s, r);
+	st = sr_sis_step(s, "select_idle_sibling", chk_recent[idle_era(s)],
+			 !valid ? "unknown: skipped" : hit ? "return recent_used_cpu" : "no", r);
+	sr_step_val(st, "recent_used_cpu", r);
+	sr_step_val(st, "share_cache", share);
+	sr_step_val(st, "idle", idle);
+	sr_step_val(st, "affinity_tested_cpu", tested);
+	if (!hit)
+		return SR_SIS_NONE;
+	s->recent_out = s->prev;
+	s->used_topo = true;
+	s->used_allowed = true;
+	sr_sis_pick(s, r, SR_BY_SIS_RECENT);
+	return r;
+}
+
+int sr_sis_prefix(struct sr_sis *s)
+{
+	const struct sr_domain *sd;
+	int cpu;
+
+	/* 5.7 - 5.9: asymmetric machines search by capacity before anything else. */
+	if (s->kver >= SR_KV(5, 7) && s->kver < SR_KV(5, 10) && asym_active(s)) {
+		sd = asym_sd(s, s->target);
+		if (sd)
+			return capacity_path(s, sd);
+	}
+	cpu = check_target(s);
+	if (cpu == SR_SIS_NONE)
+		cpu = check_prev(s);
+	if (cpu == SR_SIS_NONE)
+		cpu = check_kthread(s);
+	if (cpu == SR_SIS_NONE)
+		cpu = check_recent(s);
+	if (cpu != SR_SIS_NONE)
+		return cpu;
+	if (s->kver >= SR_KV(5, 10) && asym_active(s)) {
+		sd = asym_sd(s, s->target);
+		if (sd)
+			return capacity_path(s, sd);
+	}
+	return SR_SIS_NONE;
+}
+
+/* ---- dispatch ---- */
+
+static int sis_run(struct sr_sis *s)
+{
+	if (s->kver < SR_KV(5, 12))
+		return sr_select_idle_sibling_49(s);
+	if (s->kver < SR_KV(6, 0))
+		return sr_select_idle_sibling_512(s);
+	return sr_select_idle_sibling_60(s);
+}
+
+static void sis_init(struct sr_sis *s, const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+		     const struct sr_sis_extra *x, int prev, int target, struct sr_trail *trail)
+{
+	const struct sr_llc_view *llc = ctx->llc ? &ctx->llc[target] : NULL;
+
+	memset(s, 0, sizeof(*s));
+	s->pol = pol;
+	s->ctx = ctx;
+	s->t = ctx->topo;
+	s->x = x;
+	s->trail = trail;
+	s->kver = pol->knobs.kver;
+	s->feat = pol->knobs.features;
+	s->prev = prev;
+	s->target = target;
+	s->by = SR_BY_NONE;
+	s->recent_out = ctx->p->recent_used_cpu;
+	/* Unknown hints: assume an idle core may exist and the whole LLC may be scanned. */
+	s->idle_cores = llc ? llc->has_idle_cores : true;
+	s->nr_idle_scan = llc && llc->nr_idle_scan >= 0 ? llc->nr_idle_scan
+							: sr_llc_size(ctx->topo, target);
+}
+
+/* Would the other value of an unknown hint change the answer?  Run silently to see. */
+static bool hint_mattered(const struct sr_sis *s, int cpu, bool flip_cores, bool zero_scan)
+{
+	struct sr_sis alt;
+
+	sis_init(&alt, s->pol, s->ctx, s->x, s->prev, s->target, NULL);
+	if (flip_cores)
+		alt.idle_cores = !s->idle_cores;
+	if (zero_scan)
+		alt.nr_idle_scan = 0;
+	return sis_run(&alt) != cpu;
+}
+
+static unsigned int sis_depends(const struct sr_sis *s, int cpu)
+{
+	const struct sr_wake_ctx *ctx = s->ctx;
+	const struct sr_llc_view *llc = ctx->llc ? &ctx->llc[s->target] : NULL;
+	unsigned int deps = 0;
+
+	if (!llc && sr_sis_smt_active(s->t) && hint_mattered(s, cpu, true, false))
+		deps |= SR_DEP_IDLE_HINT;
+	if ((!llc || llc->nr_idle_scan < 0) && s->kver >= SR_KV(6, 0) &&
+	    (s->feat & SR_F_SIS_UTIL) && hint_mattered(s, cpu, false, true))
+		deps |= SR_DEP_IDLE_HINT;
+	if (s->scan_cost_mattered)
+		deps |= SR_DEP_SCAN_COST;
+	if (s->relied_avail)
+		deps |= ctx->unknown & SR_DEP_VCPU;
+	if (s->used_allowed)
+		deps |= ctx->unknown & SR_DEP_AFFINITY;
+	if (s->used_topo)
+		deps |= ctx->unknown & SR_DEP_TOPOLOGY;
+	if (ctx->rq[cpu].uncertain)
+		deps |= SR_DEP_LOST_EVENTS;
+	return deps;
+}
+
+static bool cpu_ok(const struct sr_wake_ctx *ctx, int cpu)
+{
+	return cpu >= 0 && cpu < ctx->topo->nr_cpus;
+}
+
+int sr_select_idle_sibling_ext(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			       int prev, int target, const struct sr_sis_extra *x,
+			       struct sr_sis_effects *fx, struct sr_decision *d)
+{
+	static const struct sr_sis_extra none;
+	struct sr_sis s;
+	int cpu;
+
+	if (!pol || !ctx || !d || !ctx->topo || !ctx->rq || !ctx->p || ctx->topo->nr_cpus < 1)
+		return -EINVAL;
+	if (!cpu_ok(ctx, prev) || !cpu_ok(ctx, target) || !cpu_ok(ctx, ctx->this_cpu))
+		return -EINVAL;
+	if (pol->knobs.kver < SR_KV(4, 9))
+		return -EOPNOTSUPP;
+	sis_init(&s, pol, ctx, x ? x : &none, prev, target, &d->trail);
+	cpu = sis_run(&s);
+	d->decided_by = s.by;
+	d->depends |= sis_depends(&s, cpu);
+	if (fx) {
+		fx->recent_used_cpu = s.recent_out;
+		fx->cleared_idle_cores = s.cleared_idle_cores;
+	}
+	return cpu;
+}
+
+int sr_select_idle_sibling(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			   int prev, int target, struct sr_decision *d)
+{
+	return sr_select_idle_sibling_ext(pol, ctx, prev, target, NULL, NULL, d);
+}

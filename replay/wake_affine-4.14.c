@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernel/sched/fair.c: wake_affine(), wake_affine_idle(), wake_affine_weight()
+ * and task_h_load(), as rewritten for 4.14 and kept through 6.18.2.
+ *
+ *   *_414()  4.14 - 4.15: bool form, "this_eff_load <= prev_eff_load",
+ *            idle_cpu(this) alone makes the wakeup affine.
+ *   *_416()  4.16 - 6.18: returns a CPU, strict "<", sync adds 1 to prev_eff_load,
+ *            the idle-waker rule needs a shared LLC and prefers an idle prev;
+ *            by pol->knobs.kver:
+ *              4.18  available_idle_cpu() replaces idle_cpu()        [U; V 4.19]
+ *              5.10  final "prev idle -> prev" rule                  [R 5.9 -> 5.11]
+ *              6.15  sync test ignores delayed-dequeue entities      [V 6.18, not 6.12.0;
+ *                    upstream aa3ee4f0b754, later backported to 6.12.y]
+ *
+ * cpu_load(): runnable_load_avg up to 5.6 (target_load()/source_load() with
+ * wake_idx 0, then cpu_runnable_load()), cfs_rq.avg.load_avg from 5.7.
+ * task_h_load() uses the root-group form (CONFIG_FAIR_GROUP_SCHED, no group
+ * known); the answer then depends on SR_DEP_CGROUP when the state says so.
+ */
+#include "models-affine.h"
+
+/* idle_cpu(), 4.14 - 6.18: idle task current, nothing queued, no wakeup in flight. */
+static bool idle_cpu_414(const struct sr_rq *rq)
+{
+	return rq->curr_pid == 0 && rq->nr_running == 0 && !rq->ttwu_pending;
+}
+
+/* The idle test wake_affine_idle() uses: vCPU preemption counts from 4.18. */
+static bool wa_idle(const struct sr_policy *pol, const struct sr_rq *rq)
+{
+	if (pol->knobs.kver < SR_KV(4, 18))
+		return idle_cpu_414(rq);
+	return idle_cpu_414(rq) && !rq->vcpu_preempted;
+}
+
+/* A true available_idle_cpu() could have been false on a preempted vCPU. */
+static void dep_idle(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+		     struct sr_decision *d)
+{
+	if (pol->knobs.kver >= SR_KV(4, 18))
+		d->depends |= ctx->unknown & SR_DEP_VCPU;
+}
+
+/* cpu_load() of the era: runnable-only PELT up to 5.6, blocked load included since. */
+static unsigned long wa_cpu_load(const struct sr_policy *pol, const struct sr_rq *rq)
+{
+	if (pol->knobs.kver < SR_KV(5, 7))
+		return rq->runnable_load_avg;
+	return rq->load_avg;
+}
+
+unsigned long task_h_load_414(unsigned long se_load_avg, const struct sr_hload_level *lv,
+			      int nr)
+{
+	unsigned long h_load;
+
+	if (!lv || nr < 1)
+		return se_load_avg;
+	h_load = lv[0].cfs_load_avg;
+	for (int i = 1; i < nr; i++)
+		h_load = h_load * lv[i].gse_load_avg / (lv[i - 1].cfs_load_avg + 1);
+	return se_load_avg * h_load / (lv[nr - 1].cfs_load_avg + 1);
+}
+
+/* task_h_load(t) for a task in the root group of @cpu: load_avg * L / (L + 1). */
+static unsigned long h_load_root(const struct sr_wake_ctx *ctx, const struct sr_task_view *t,
+				 int cpu)
+{
+	struct sr_hload_level root = { .cfs_load_avg = ctx->rq[cpu].load_avg };
+
+	if (!t)
+		return 0;	/* no view of current: the idle task carries no load */
+	return task_h_load_414(t->load_avg, &root, 1);
+}
+
+/* task_cpu(p): the cfs_rq p's h_load is read from. */
+static int wakee_cpu(const struct sr_wake_ctx *ctx)
+{
+	int cpu = ctx->p->cpu;
+
+	return cpu >= 0 && cpu < ctx->topo->nr_cpus ? cpu : ctx->prev_cpu;
+}
+
+/* bias = 100 + (imbalance_pct - 100) / 2, in unsigned int as sd->imbalance_pct is. */
+static unsigned int wa_bias(const struct sr_policy *pol, const struct sr_domain *sd)
+{
+	if (!(pol->knobs.features & SR_F_WA_BIAS))
+		return 1;
+	return 100 + (sd->imbalance_pct - 100) / 2;
+}
+
+int wake_affine_idle_414(const struct sr_policy *pol, const struct sr_wake_ctx *ctx, bool sync,
+			 struct sr_decision *d)
+{
+	const struct sr_rq *rq = &ctx->rq[ctx->this_cpu];
+	bool idle = idle_cpu_414(rq), one = rq->nr_running == 1;
+	struct sr_step *s;
+
+	s = sr_trail_add(&d->trail, "wake_affine_idle", "idle_cpu(this_cpu)",
+			 idle ? "affine" : "next", ctx->this_cpu);
+	sr_step_uval(s, "nr_running", rq->nr_running);
+	sr_step_val(s, "curr_pid", rq->curr_pid);
+	if (idle) {
+		d->decided_by = SR_BY_IDLE_WAKER;
+		return ctx->this_cpu;
+	}
+	s = sr_trail_add(&d->trail, "wake_affine_idle", "sync && cpu_rq(this_cpu)->nr_running == 1",
+			 sync && one ? "affine" : "none", ctx->this_cpu);
+	sr_step_val(s, "sync", sync);
+	sr_step_uval(s, "nr_running", rq->nr_running);
+	if (!sync || !one)
+		return SR_WA_NONE;
+	d->decided_by = SR_BY_SYNC;
+	return ctx->this_cpu;
+}
+
+/* The idle-waker rule of 4.16+: only within an LLC, and an idle prev wins. */
+static int wa_idle_waker_416(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			     struct sr_decision *d)
+{
+	int this = ctx->this_cpu, prev = ctx->prev_cpu;
+	bool avail = pol->knobs.kver >= SR_KV(4, 18);
+	bool idle = wa_idle(pol, &ctx->rq[this]);
+	bool share = sr_cpus_share_cache(ctx->topo, this, prev);
+	bool prev_idle;
+	struct sr_step *s;
+
+	s = sr_trail_add(&d->trail, "wake_affine_idle", avail ?
+			 "available_idle_cpu(this_cpu) && cpus_share_cache(this_cpu, prev_cpu)" :
+			 "idle_cpu(this_cpu) && cpus_share_cache(this_cpu, prev_cpu)",
+			 idle && share ? "idle waker" : "next", this);
+	sr_step_val(s, "this_idle", idle);
+	sr_step_val(s, "share_cache", share);
+	if (idle)
+		d->depends |= ctx->unknown & SR_DEP_TOPOLOGY;
+	if (!idle || !share)
+		return SR_WA_NONE;
+	prev_idle = wa_idle(pol, &ctx->rq[prev]);
+	s = sr_trail_add(&d->trail, "wake_affine_idle",
+			 avail ? "available_idle_cpu(prev_cpu)" : "idle_cpu(prev_cpu)",
+			 prev_idle ? "prev" : "this", prev_idle ? prev : this);
+	sr_step_uval(s, "prev_nr_running", ctx->rq[prev].nr_running);
+	dep_idle(pol, ctx, d);
+	d->decided_by = prev_idle ? SR_BY_IDLE_PREV : SR_BY_IDLE_WAKER;
+	return prev_idle ? prev : this;
+}
+
+/*
+ * The sync test.  sr_rq.nr_running counts what the trace shows runnable, i.e.
+ * without delayed-dequeue entities: exactly what 6.15+ compares.  In 6.12 - 6.14
+ * the kernel's count includes them, so a pass there may not have happened.
+ */
+static bool wa_sync_one_416(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			    bool sync, struct sr_decision *d)
+{
+	const struct sr_rq *rq = &ctx->rq[ctx->this_cpu];
+	bool delayed_aware = pol->knobs.kver >= SR_KV(6, 15);
+	bool pass = sync && rq->nr_running == 1;
+	struct sr_step *s;
+
+	s = sr_trail_add(&d->trail, "wake_affine_idle",
+			 delayed_aware ? "sync && rq->nr_running - cfs_h_nr_delayed(rq) == 1"
+				       : "sync && cpu_rq(this_cpu)->nr_running == 1",
+			 pass ? "this" : "next", ctx->this_cpu);
+	sr_step_val(s, "sync", sync);
+	sr_step_uval(s, "nr_running", rq->nr_running);
+	if (pass && !delayed_aware && pol->knobs.kver >= SR_KV(6, 12))
+		d->depends |= ctx->unknown & SR_DEP_DELAYED_DEQUEUE;
+	return pass;
+}
+
+int wake_affine_idle_416(const struct sr_policy *pol, const struct sr_wake_ctx *ctx, bool sync,
+			 struct sr_decision *d)
+{
+	int prev = ctx->prev_cpu, cpu;
+	bool prev_idle;
+	struct sr_step *s;
+
+	cpu = wa_idle_waker_416(pol, ctx, d);
+	if (cpu != SR_WA_NONE)
+		return cpu;
+	if (wa_sync_one_416(pol, ctx, sync, d)) {
+		d->decided_by = SR_BY_SYNC;
+		return ctx->this_cpu;
+	}
+	if (pol->knobs.kver < SR_KV(5, 10))
+		return SR_WA_NONE;
+	/* 5.10+: an idle prev keeps the task whatever the LLC relation. */
+	prev_idle = wa_idle(pol, &ctx->rq[prev]);
+	s = sr_trail_add(&d->trail, "wake_affine_idle", "available_idle_cpu(prev_cpu)",
+			 prev_idle ? "prev" : "none", prev);
+	sr_step_uval(s, "prev_nr_running", ctx->rq[prev].nr_running);
+	sr_step_val(s, "prev_curr_pid", ctx->rq[prev].curr_pid);
+	if (!prev_idle)
+		return SR_WA_NONE;
+	dep_idle(pol, ctx, d);
+	d->decided_by = SR_BY_IDLE_PREV;
+	return prev;
+}
+
+/* Inputs of the weight test the trace cannot pin down. */
+static void dep_weight(const struct sr_wake_ctx *ctx, struct sr_decision *d)
+{
+	d->depends |= ctx->unknown & (SR_DEP_CGROUP | SR_DEP_PELT_WARMUP);
+	if (ctx->p->tg || (ctx->curr && ctx->curr->tg))
+		d->depends |= SR_DEP_CGROUP;	/* group shares not modelled: root form used */
+}
+
+/*
+ * The sync shortcut and subtraction shared by both forms.  Returns true when
+ * current alone outweighs this CPU (affine at once); else *this_load is reduced.
+ */
+static bool wa_weight_sync(const struct sr_wake_ctx *ctx, bool sync, int64_t *this_load,
+			   struct sr_decision *d)
+{
+	unsigned long current_load;
+	struct sr_step *s;
+	bool heavier;
+
+	if (!sync)
+		return false;
+	current_load = h_load_root(ctx, ctx->curr, ctx->this_cpu);
+	/* unsigned long vs s64: compared as unsigned, as in the kernel */
+	heavier = current_load > (unsigned long)*this_load;
+	s = sr_trail_add(&d->trail, "wake_affine_weight", "current_load > this_eff_load",
+			 heavier ? "this" : "subtract", ctx->this_cpu);
+	sr_step_uval(s, "current_load", current_load);
+	sr_step_val(s, "this_eff_load", *this_load);
+	*this_load = (int64_t)((uint64_t)*this_load - current_load);
+	return heavier;
+}
+
+/*
+ * Both sides of the weight test with the kernel's wrapping s64 arithmetic;
+ * @le selects the 4.14 "<=" form (no sync tie-break).  True: affine.
+ */
+static bool wa_weight_eff(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			  const struct sr_domain *sd, int64_t this_load, bool sync, bool le,
+			  struct sr_decision *d)
+{
+	int this = ctx->this_cpu, prev = ctx->prev_cpu;
+	unsigned long task_load = h_load_root(ctx, ctx->p, wakee_cpu(ctx));
+	unsigned long prev_load = wa_cpu_load(pol, &ctx->rq[prev]);
+	unsigned int bias = wa_bias(pol, sd);
+	int64_t te, pe;
+	uint64_t t, p;
+	bool affine;
+	struct sr_step *s;
+
+	t = (uint64_t)this_load + task_load;
+	if (pol->knobs.features & SR_F_WA_BIAS)
+		t *= 100;
+	t *= ctx->rq[prev].capacity;
+	p = (uint64_t)prev_load - task_load;
+	p *= bias;
+	p *= ctx->rq[this].capacity;
+	if (sync && !le)
+		p += 1;		/* 4.16+: a sync tie goes to the waker's CPU */
+	te = (int64_t)t;
+	pe = (int64_t)p;
+	affine = le ? te <= pe : te < pe;
+	s = sr_trail_add(&d->trail, "wake_affine_weight",
+			 le ? "this_eff_load <= prev_eff_load" : "this_eff_load < prev_eff_load",
+			 affine ? "this" : "none", affine ? this : prev);
+	sr_step_val(s, "this_eff_load", te);
+	sr_step_val(s, "prev_eff_load", pe);
+	sr_step_val(s, "this_load", this_load);
+	sr_step_uval(s, "prev_load", prev_load);
+	sr_step_uval(s, "task_load", task_load);
+	sr_step_uval(s, "bias", bias);
+	sr_step_uval(s, "capacity_this", ctx->rq[this].capacity);
+	sr_step_uval(s, "capacity_prev", ctx->rq[prev].capacity);
+	if (pol->knobs.features & SR_F_WA_BIAS)
+		d->depends |= ctx->unknown & SR_DEP_TOPOLOGY;	/* imbalance_pct */
+	return affine;
+}
+
+static int wa_weight(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+		     const struct sr_domain *sd, bool sync, struct sr_decision *d, bool le)
+{
+	int64_t this_load = (int64_t)wa_cpu_load(pol, &ctx->rq[ctx->this_cpu]);
+	bool affine;
+
+	if (!sd)
+		return SR_WA_NONE;
+	dep_weight(ctx, d);
+	if (wa_weight_sync(ctx, sync, &this_load, d)) {
+		d->decided_by = SR_BY_SYNC;
+		return ctx->this_cpu;
+	}
+	affine = wa_weight_eff(pol, ctx, sd, this_load, sync, le, d);
+	d->decided_by = SR_BY_WEIGHT;
+	return affine ? ctx->this_cpu : SR_WA_NONE;
+}
+
+int wake_affine_weight_414(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			   const struct sr_domain *sd, bool sync, struct sr_decision *d)
+{
+	return wa_weight(pol, ctx, sd, sync, d, true);
+}
+
+int wake_affine_weight_416(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			   const struct sr_domain *sd, bool sync, struct sr_decision *d)
+{
+	return wa_weight(pol, ctx, sd, sync, d, false);
+}
+
+/* How wake_affine() maps its result; 6.8's form only changed schedstats [R 6.0 -> 6.8]. */
+static const char *wa_final_check(unsigned int kver)
+{
+	if (kver < SR_KV(4, 16))
+		return "affine ? this_cpu : prev_cpu";
+	if (kver < SR_KV(6, 8))
+		return "target == nr_cpumask_bits ? prev_cpu : target";
+	return "target != this_cpu ? prev_cpu : this_cpu";
+}
+
+int wake_affine_414(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+		    const struct sr_domain *sd, bool sync, struct sr_decision *d)
+{
+	bool old = pol->knobs.kver < SR_KV(4, 16);
+	unsigned int f = pol->knobs.features;
+	int target = SR_WA_NONE, cpu;
+	struct sr_step *s;
+
+	if (f & SR_F_WA_IDLE)
+		target = old ? wake_affine_idle_414(pol, ctx, sync, d)
+			     : wake_affine_idle_416(pol, ctx, sync, d);
+	if ((f & SR_F_WA_WEIGHT) && target == SR_WA_NONE)
+		target = old ? wake_affine_weight_414(pol, ctx, sd, sync, d)
+			     : wake_affine_weight_416(pol, ctx, sd, sync, d);
+	cpu = target == SR_WA_NONE ? ctx->prev_cpu : target;
+	/* Both runqueues were read: either may not have been re-established. */
+	if (ctx->rq[ctx->this_cpu].uncertain || ctx->rq[ctx->prev_cpu].uncertain)
+		d->depends |= SR_DEP_LOST_EVENTS;
+	s = sr_trail_add(&d->trail, "wake_affine", wa_final_check(pol->knobs.kver),
+			 cpu == ctx->this_cpu ? "this" : "prev", cpu);
+	sr_step_val(s, "wa_idle", !!(f & SR_F_WA_IDLE));
+	sr_step_val(s, "wa_weight", !!(f & SR_F_WA_WEIGHT));
+	return cpu;
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernel/sched/fair.c: record_wakee() and wake_wide().
+ *
+ *   record_wakee()     3.12 - 6.18.2 (unchanged; called from task_waking_fair() up to
+ *                      4.4, from select_task_rq_fair() since 4.9)
+ *   wake_wide_312()    Michael Wang's wake_wide(), 3.12 - 4.2
+ *   wake_wide_43()     Mike Galbraith's master/slave wake_wide(), 4.3 - 6.18.2
+ *   *_heavy()          Mel Gorman, "sched/fair: Couple wakee flips with heavy wakers"
+ *                      (Oct 2021, on 5.15-rc; never merged), on the *_heavy counters
+ *
+ * Counters are unsigned int as in task_struct, so products wrap at 2^32 as they
+ * do in the kernel.
+ */
+#include <errno.h>
+#include "models-affine.h"
+
+/* time_after(a, b): a is later than b, wrap-safe as the kernel's signed difference. */
+static bool time_after_jiffies(uint64_t a, uint64_t b)
+{
+	return (int64_t)(b - a) < 0;
+}
+
+static int record_args_ok(const struct sr_task_view *waker, const struct sr_task_view *wakee,
+			  unsigned int hz)
+{
+	if (!waker || !wakee || waker == wakee || !hz)
+		return -EINVAL;
+	return 0;
+}
+
+int record_wakee(struct sr_task_view *waker, struct sr_task_view *wakee, uint64_t jiffies,
+		 unsigned int hz, int llc_size)
+{
+	int ret = record_args_ok(waker, wakee, hz);
+
+	if (ret)
+		return ret;
+	/* One halving however long the gap: rare wakers never built up flips. */
+	if (time_after_jiffies(jiffies, waker->wakee_flip_decay_ts + hz)) {
+		waker->wakee_flips >>= 1;
+		waker->wakee_flip_decay_ts = jiffies;
+	}
+	if (waker->last_wakee != wakee->pid) {
+		waker->last_wakee = wakee->pid;
+		waker->wakee_flips++;
+	}
+	return 0;
+}
+
+int record_wakee_heavy(struct sr_task_view *waker, struct sr_task_view *wakee,
+		       uint64_t jiffies, unsigned int hz, int llc_size)
+{
+	int ret = record_args_ok(waker, wakee, hz);
+	unsigned int min;
+
+	if (ret)
+		return ret;
+	if (llc_size < 1)
+		return -EINVAL;
+	/* Same decay test as record_wakee(), which moves the shared stamp afterwards. */
+	if (time_after_jiffies(jiffies, waker->wakee_flip_decay_ts + hz))
+		waker->wakee_flips_heavy >>= 1;
+	if (waker->last_wakee == wakee->pid)
+		return 0;
+	/* The patch's "int min = sd_llc_size << 1", compared against unsigned flips. */
+	min = (unsigned int)(llc_size << 1);
+	/* A heavy waker lends its wakee a flip, so a decayed wakee still looks busy. */
+	if (waker->wakee_flips_heavy > wakee->wakee_flips_heavy * min)
+		wakee->wakee_flips_heavy++;
+	waker->wakee_flips_heavy++;
+	return 0;
+}
+
+static unsigned int waker_flips(const struct sr_wake_ctx *ctx, bool heavy)
+{
+	if (!ctx->curr)
+		return 0;
+	return heavy ? ctx->curr->wakee_flips_heavy : ctx->curr->wakee_flips;
+}
+
+static struct sr_step *wide_step(struct sr_decision *d, const char *check, bool wide)
+{
+	if (!d)
+		return NULL;
+	return sr_trail_add(&d->trail, "wake_wide", check, wide ? "wide" : "not wide", -1);
+}
+
+bool wake_wide_312(const struct sr_wake_ctx *ctx, struct sr_decision *d)
+{
+	unsigned int factor = (unsigned int)sr_llc_size(ctx->topo, ctx->this_cpu);
+	unsigned int wakee = ctx->p->wakee_flips, waker = waker_flips(ctx, false);
+	/* Roles are fixed here: the wakee must flip, the waker far more. */
+	bool wide = wakee > factor && waker > factor * wakee;
+	struct sr_step *s;
+
+	s = wide_step(d, "p->wakee_flips > factor && current->wakee_flips > factor * "
+		      "p->wakee_flips", wide);
+	sr_step_uval(s, "wakee_flips", wakee);
+	sr_step_uval(s, "waker_flips", waker);
+	sr_step_uval(s, "factor", factor);
+	sr_step_uval(s, "factor_x_wakee", factor * wakee);
+	return wide;
+}
+
+/* Galbraith's test; @heavy adds seed 002's "a heavy master alone is enough". */
+static bool wake_wide_ms(const struct sr_wake_ctx *ctx, struct sr_decision *d, bool heavy)
+{
+	unsigned int factor = (unsigned int)sr_llc_size(ctx->topo, ctx->this_cpu);
+	unsigned int master = waker_flips(ctx, heavy);
+	unsigned int slave = heavy ? ctx->p->wakee_flips_heavy : ctx->p->wakee_flips;
+	unsigned int half_sq = (factor >> 1) * factor;
+	bool narrow;
+	struct sr_step *s;
+
+	if (master < slave) {
+		unsigned int tmp = master;
+
+		master = slave;
+		slave = tmp;
+	}
+	if (heavy) {
+		narrow = (slave < factor && master < half_sq) || master < slave * factor;
+		s = wide_step(d, "!((slave < factor && master < (factor >> 1) * factor) || "
+			      "master < slave * factor)", !narrow);
+	} else {
+		narrow = slave < factor || master < slave * factor;
+		s = wide_step(d, "!(slave < factor || master < slave * factor)", !narrow);
+	}
+	sr_step_uval(s, "master", master);
+	sr_step_uval(s, "slave", slave);
+	sr_step_uval(s, "factor", factor);
+	sr_step_uval(s, "slave_x_factor", slave * factor);
+	if (heavy)
+		sr_step_uval(s, "half_factor_x_factor", half_sq);
+	return !narrow;
+}
+
+bool wake_wide_43(const struct sr_wake_ctx *ctx, struct sr_decision *d)
+{
+	return wake_wide_ms(ctx, d, false);
+}
+
+bool wake_wide_heavy(const struct sr_wake_ctx *ctx, struct sr_decision *d)
+{
+	return wake_wide_ms(ctx, d, true);
+}
+
+bool sr_wake_wide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+		  struct sr_decision *d)
+{
+	if (pol->knobs.features & SR_F_WAKEE_HEAVY)
+		return wake_wide_heavy(ctx, d);
+	if (pol->knobs.kver < SR_KV(4, 3))
+		return wake_wide_312(ctx, d);
+	return wake_wide_43(ctx, d);
+}
