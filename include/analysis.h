@@ -16,8 +16,12 @@ struct sr_run;
 struct sr_analysis_ops {
 	const char *name;		/* the report section it writes */
 	const char *help;
+	/* Set *priv; leaving it NULL keeps the analysis out of this run. */
 	int (*init)(void **priv, const struct sr_run *run);
 	int (*event)(void *priv, const struct sr_event *ev, const struct sr_run *run);
+	/* A sleeping task is being placed: the moment's context and each policy's answer. */
+	int (*placement)(void *priv, const struct sr_wake_ctx *ctx, const struct sr_brief *dec,
+			 const struct sr_run *run);
 	int (*wakeup)(void *priv, const struct sr_wakeup *w, const struct sr_run *run);
 	int (*run)(void *priv, const struct sr_task *t, int cpu, uint64_t ts,
 		   const struct sr_run *run);

@@ -15,7 +15,11 @@
 #define SR_MAX_POLICIES 16
 #define SR_MAX_WARNINGS 16
 
+/* What the command wants from the run; analyses read it to decide whether to take part. */
+enum sr_run_mode { SR_MODE_ANALYZE, SR_MODE_EXPLAIN, SR_MODE_DIFF };
+
 struct sr_run_opts {
+	enum sr_run_mode mode;
 	const char *path;
 	int64_t migration_cost_ns;	/* default 500000 */
 	int hz;				/* default 250 */
@@ -23,6 +27,12 @@ struct sr_run_opts {
 	const char *policies[SR_MAX_POLICIES];
 	int nr_policies;
 	int top;			/* bound on report lists */
+	const char *decisions;		/* NDJSON stream of every placed wakeup, or NULL */
+	int64_t idle_threshold_ns;	/* work conservation: shortest episode reported */
+	/* explain: the wakeup of pid at (nearest to) at_ns, or the index-th placed wakeup */
+	int explain_pid;
+	int64_t explain_at_ns;
+	uint64_t explain_index;
 };
 
 struct sr_run {
@@ -33,7 +43,7 @@ struct sr_run {
 	struct sr_state state;
 	struct sr_policy policy[SR_MAX_POLICIES];
 	int nr_policies;
-	const char *policy_note;	/* how the default policy was chosen */
+	char policy_note[192];		/* how the policies were chosen */
 	const struct sr_analysis_ops *const *an;
 	void **an_priv;
 	int nr_an;

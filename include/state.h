@@ -26,11 +26,25 @@ enum sr_outcome { SR_O_PREV, SR_O_WAKER, SR_O_OTHER, SR_O_NR };
 
 /* One policy's answer for one wakeup, kept while the wakeup is in flight. */
 struct sr_brief {
-	int16_t cpu;
+	int16_t cpu;		/* -1: the model refused its input */
 	int16_t alt_cpu;
 	uint8_t decided_by;	/* enum sr_decider */
 	bool determined;
+	bool cpu_idle;		/* its CPU was idle at the sched_waking */
 	uint16_t depends;	/* enum sr_dep */
+};
+
+/* The task's last completed wakeup, kept until it runs (latency, diff). */
+struct sr_wake_note {
+	uint64_t ts;		/* sched_waking (or lone sched_wakeup) */
+	uint64_t ts_wakeup;
+	uint64_t index;		/* placed-wakeup number, 0 if not placed */
+	int16_t cpu, prev_cpu, waker_cpu;
+	uint8_t cls;		/* enum sr_wclass */
+	uint8_t actual;		/* enum sr_outcome */
+	bool target_idle;	/* the chosen CPU ran idle when the task was enqueued */
+	bool hot;
+	bool pending_run;	/* not yet switched in */
 };
 
 struct sr_task {
@@ -51,13 +65,14 @@ struct sr_task {
 	int pend_cpu, pend_prev, pend_waker;
 	enum sr_wclass pend_cls;
 	int pend_migrations;
+	bool pend_prev_idle;		/* prev CPU idle at the sched_waking */
 	struct sr_brief *dec;		/* nr_policies answers, allocated on first use */
-	/* the last completed wakeup, until the task runs (latency analyses) */
-	uint64_t woken_ts;
+	struct sr_wake_note note;
 };
 
 /* A completed wakeup, as analyses consume it. */
 struct sr_wakeup {
+	uint64_t index;			/* placed wakeups are numbered from 1 in trace order */
 	uint64_t ts;			/* sched_waking (or the lone sched_wakeup) */
 	uint64_t ts_wakeup;
 	const struct sr_task *task;
@@ -68,6 +83,8 @@ struct sr_wakeup {
 	bool hot;			/* placed and switched out < migration_cost before */
 	int64_t since_out;		/* ns since the last switch-out, -1 unknown */
 	int nr_migrations;		/* sched_migrate_task events in between */
+	bool prev_idle;			/* prev CPU idle at the sched_waking (paired only) */
+	bool target_idle;		/* chosen CPU idle when the task was enqueued */
 	bool uncertain;			/* a CPU involved had lost events not yet resynced */
 	int nr_dec;
 	const struct sr_brief *dec;
@@ -92,7 +109,7 @@ struct sr_state_hooks {
 	int (*placement)(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec);
 	/* A wakeup completed (or was classified). */
 	int (*wakeup)(void *data, const struct sr_wakeup *w);
-	/* A task woken earlier starts running on @cpu. */
+	/* A task woken earlier starts running on @cpu; t->note describes that wakeup. */
 	int (*run)(void *data, const struct sr_task *t, int cpu, uint64_t ts);
 };
 
@@ -126,6 +143,7 @@ struct sr_state {
 	struct sr_wakeup_counts wc;
 	uint64_t now;
 	uint64_t pid_reuse;		/* fork of a pid we already knew */
+	uint64_t nr_placed;		/* numbering of placed wakeups */
 };
 
 int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg);

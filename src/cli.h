@@ -35,6 +35,7 @@ int sr_cli_error(const struct sr_cli *cli, int code, const char *fmt, ...)
 int sr_cli_exit_for(int err);
 
 int cmd_analyze(const struct sr_cli *cli, int argc, char **argv);
+int cmd_policies(const struct sr_cli *cli, int argc, char **argv);
 int cmd_not_yet(const struct sr_cli *cli, int argc, char **argv);
 
 #endif /* SR_CLI_H */

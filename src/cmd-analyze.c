@@ -17,7 +17,9 @@ static void analyze_usage(FILE *f)
 		"  --hz N               CONFIG_HZ of the traced kernel (record_wakee decay), default 250\n"
 		"  --topology SPEC      e.g. sockets=2,llcs-per-socket=1,cores-per-llc=4,threads=2\n"
 		"                       (default: assumed flat, reported as such)\n"
-		"  --policy P           replay placement policy P (repeatable; see 'policies')\n"
+		"  --policy P           replay placement policy P[:KNOB=V,...] (repeatable; see\n"
+		"                       'schedreplay policies'); default: the preset matching the\n"
+		"                       recorded kernel, else linux-6.12\n"
 		"  --top N              bound lists in the report (default 10)\n"
 		"  -o, --output FILE    write the report to FILE instead of stdout\n"
 		"  --compact            one-line JSON\n");
@@ -57,7 +59,7 @@ static int parse_args(const struct sr_cli *cli, int argc, char **argv, struct sr
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+ho:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_MIGRATION_COST:
 			if (parse_i64(optarg, 0, INT64_MAX / 2, &v))
@@ -127,7 +129,8 @@ static int write_report(const struct sr_cli *cli, json_t *rep, const char *out, 
 
 int cmd_analyze(const struct sr_cli *cli, int argc, char **argv)
 {
-	struct sr_run_opts o = { .migration_cost_ns = 500000, .hz = 250, .top = 10 };
+	struct sr_run_opts o = { .migration_cost_ns = 500000, .hz = 250, .top = 10,
+				 .idle_threshold_ns = 1000000 };
 	const char *out = NULL;
 	bool compact = false;
 	struct sr_err err = { "" };

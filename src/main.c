@@ -18,7 +18,7 @@ static const struct sr_cmd commands[] = {
 	  "TRACE --pid P --at T", "explain one wakeup step by step" },
 	{ "diff", cmd_not_yet, SR_CMD_NEEDS_TRACE | SR_CMD_NOT_YET,
 	  "TRACE --policy A --policy B", "compare two policies on one trace" },
-	{ "policies", cmd_not_yet, SR_CMD_NOT_YET, "[--json]", "list placement model presets" },
+	{ "policies", cmd_policies, 0, "[--json]", "list placement model presets and their knobs" },
 	{ "topology", cmd_not_yet, SR_CMD_NOT_YET, "[--root DIR] [--json]",
 	  "print the machine topology understood" },
 	{ "record", cmd_not_yet, SR_CMD_NEEDS_TRACEFS | SR_CMD_NOT_YET,

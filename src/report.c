@@ -164,7 +164,7 @@ json_t *sr_run_report(struct sr_run *r)
 	if (!rep)
 		return NULL;
 	for (int i = 0; i < r->nr_an; i++) {
-		if (r->an[i]->report && r->an[i]->report(r->an_priv[i], rep, r)) {
+		if (r->an_priv[i] && r->an[i]->report && r->an[i]->report(r->an_priv[i], rep, r)) {
 			json_decref(rep);
 			return NULL;
 		}

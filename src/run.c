@@ -4,7 +4,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "presets.h"
 #include "run.h"
+
+/* Used when the trace names no kernel we have a preset for. */
+#define SR_DEFAULT_PRESET "linux-6.12"
 
 void sr_run_warn(struct sr_run *r, const char *fmt, ...)
 {
@@ -53,6 +57,40 @@ static int setup_topology(struct sr_run *r, struct sr_err *err)
 	return 0;
 }
 
+/* --policy as given, else the preset matching the recorded kernel, else the default. */
+static int setup_policies(struct sr_run *r, struct sr_err *err)
+{
+	const char *rel = r->info->release;
+	const char *name;
+
+	if (r->opts.nr_policies) {
+		snprintf(r->policy_note, sizeof(r->policy_note), "given with --policy");
+		for (int i = 0; i < r->opts.nr_policies; i++) {
+			if (sr_policy_from_spec(&r->policy[i], r->opts.policies[i]))
+				return sr_err_set(err, -EINVAL, "bad --policy '%s': unknown preset or "
+						  "knob, or a value out of range (see 'schedreplay "
+						  "policies')", r->opts.policies[i]);
+		}
+		r->nr_policies = r->opts.nr_policies;
+		return 0;
+	}
+	name = rel[0] ? sr_preset_for_release(rel) : NULL;
+	if (name) {
+		snprintf(r->policy_note, sizeof(r->policy_note),
+			 "preset %s matches the recorded kernel %s", name, rel);
+	} else {
+		name = SR_DEFAULT_PRESET;
+		snprintf(r->policy_note, sizeof(r->policy_note),
+			 "default preset %s: %s", name, rel[0] ?
+			 "no preset models the recorded kernel" : "the trace names no kernel");
+		sr_run_warn(r, "%s", r->policy_note);
+	}
+	if (sr_policy_from_spec(&r->policy[0], name))
+		return sr_err_set(err, -EINVAL, "internal: preset %s does not parse", name);
+	r->nr_policies = 1;
+	return 0;
+}
+
 /* ------------------------------------------------------------ hooks */
 
 static int hook_placement(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec)
@@ -64,19 +102,22 @@ static int hook_placement(void *data, const struct sr_wake_ctx *ctx, struct sr_b
 	if (!d)
 		return -ENOMEM;
 	for (int i = 0; i < r->nr_policies; i++) {
-		ret = sr_policy_decide(&r->policy[i], ctx, d);
-		if (ret) {
-			dec[i] = (struct sr_brief){ .cpu = -1, .alt_cpu = -1 };
-			ret = 0;	/* a model refusing its input is not fatal: it is undetermined */
+		dec[i] = (struct sr_brief){ .cpu = -1, .alt_cpu = -1 };
+		/* A model refusing its input is not fatal: that answer is missing. */
+		if (sr_policy_decide(&r->policy[i], ctx, d) || d->cpu < 0 ||
+		    d->cpu >= r->info->nr_cpus)
 			continue;
-		}
 		dec[i] = (struct sr_brief){
 			.cpu = (int16_t)d->cpu, .alt_cpu = (int16_t)d->alt_cpu,
 			.decided_by = (uint8_t)d->decided_by, .determined = d->determined,
+			.cpu_idle = !ctx->rq[d->cpu].curr_pid && !ctx->rq[d->cpu].nr_running,
 			.depends = (uint16_t)d->depends,
 		};
 	}
 	free(d);
+	for (int i = 0; !ret && i < r->nr_an; i++)
+		if (r->an_priv[i] && r->an[i]->placement)
+			ret = r->an[i]->placement(r->an_priv[i], ctx, dec, r);
 	return ret;
 }
 
@@ -85,7 +126,7 @@ static int hook_wakeup(void *data, const struct sr_wakeup *w)
 	struct sr_run *r = data;
 
 	for (int i = 0; i < r->nr_an; i++) {
-		if (!r->an[i]->wakeup)
+		if (!r->an_priv[i] || !r->an[i]->wakeup)
 			continue;
 		int ret = r->an[i]->wakeup(r->an_priv[i], w, r);
 
@@ -100,7 +141,7 @@ static int hook_run(void *data, const struct sr_task *t, int cpu, uint64_t ts)
 	struct sr_run *r = data;
 
 	for (int i = 0; i < r->nr_an; i++) {
-		if (!r->an[i]->run)
+		if (!r->an_priv[i] || !r->an[i]->run)
 			continue;
 		int ret = r->an[i]->run(r->an_priv[i], t, cpu, ts, r);
 
@@ -118,7 +159,7 @@ static int on_event(const struct sr_event *ev, void *data)
 	if (ret)
 		return ret;
 	for (int i = 0; i < r->nr_an; i++) {
-		if (!r->an[i]->event)
+		if (!r->an_priv[i] || !r->an[i]->event)
 			continue;
 		ret = r->an[i]->event(r->an_priv[i], ev, r);
 		if (ret)
@@ -157,6 +198,9 @@ int sr_run_open(struct sr_run *r, const struct sr_run_opts *o, struct sr_err *er
 		return ret;
 	r->info = sr_trace_info(r->trace);
 	ret = setup_topology(r, err);
+	if (ret)
+		return ret;
+	ret = setup_policies(r, err);
 	if (ret)
 		return ret;
 	if (!r->info->has_format[SR_EV_SWITCH])
@@ -200,7 +244,7 @@ int sr_run_exec(struct sr_run *r, struct sr_err *err)
 void sr_run_close(struct sr_run *r)
 {
 	for (int i = 0; i < r->nr_an; i++)
-		if (r->an_priv && r->an[i]->fini)
+		if (r->an_priv && r->an_priv[i] && r->an[i]->fini)
 			r->an[i]->fini(r->an_priv[i]);
 	free(r->an_priv);
 	sr_state_fini(&r->state);

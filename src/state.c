@@ -369,6 +369,8 @@ static int on_waking(struct sr_state *s, const struct sr_event *ev)
 	p->pend_waker = ev->common_pid;
 	p->pend_cls = classify(p);
 	p->pend_migrations = 0;
+	p->pend_prev_idle = cpu_ok(s, ev->target_cpu) && !s->rq[ev->target_cpu].curr_pid &&
+			    !s->rq[ev->target_cpu].nr_running;
 	if (p->pend_cls == SR_W_PLACED) {
 		struct sr_task *waker = task_get(s, ev->common_pid);
 
@@ -393,6 +395,7 @@ static int emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_ev
 		w.prev_cpu = p->pend_prev;
 		w.cls = p->pend_cls;
 		w.nr_migrations = p->pend_migrations;
+		w.prev_idle = p->pend_prev_idle;
 		w.dec = p->dec;
 		w.nr_dec = p->dec && w.cls == SR_W_PLACED ? s->cfg.nr_policies : 0;
 	} else {
@@ -404,6 +407,7 @@ static int emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_ev
 	}
 	w.uncertain = cpu_uncertain(s, w.waker_cpu) || cpu_uncertain(s, w.cpu) ||
 		      cpu_uncertain(s, w.prev_cpu);
+	w.target_idle = cpu_ok(s, w.cpu) && !s->rq[w.cpu].curr_pid;
 	s->wc.cls[w.cls]++;
 	if (w.uncertain)
 		s->wc.uncertain++;
@@ -415,6 +419,7 @@ static int emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_ev
 		else
 			w.actual = SR_O_OTHER;
 		s->wc.actual[w.actual]++;
+		w.index = ++s->nr_placed;
 		if (p->v.last_switch_out && w.ts >= p->v.last_switch_out) {
 			w.since_out = (int64_t)(w.ts - p->v.last_switch_out);
 			w.hot = w.since_out < s->cfg.migration_cost_ns;
@@ -425,6 +430,12 @@ static int emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_ev
 				s->wc.affine_hot++;
 		}
 	}
+	p->note = (struct sr_wake_note){
+		.ts = w.ts, .ts_wakeup = w.ts_wakeup, .index = w.index, .cpu = (int16_t)w.cpu,
+		.prev_cpu = (int16_t)w.prev_cpu, .waker_cpu = (int16_t)w.waker_cpu,
+		.cls = (uint8_t)w.cls, .actual = (uint8_t)w.actual, .target_idle = w.target_idle,
+		.hot = w.hot, .pending_run = true,
+	};
 	if (!s->cfg.hooks.wakeup)
 		return 0;
 	return s->cfg.hooks.wakeup(s->cfg.hooks.data, &w);
@@ -443,10 +454,10 @@ static int on_wakeup(struct sr_state *s, const struct sr_event *ev)
 		p->pending = false;
 	} else if (s->cfg.has_waking) {
 		s->wc.unpaired++;
+		p->note.pending_run = false;
 	} else {
 		ret = emit_wakeup(s, p, ev, false);
 	}
-	p->woken_ts = ev->ts;
 	task_move(s, p, SR_T_QUEUED, cpu_ok(s, ev->target_cpu) ? ev->target_cpu : -1);
 	return ret;
 }
@@ -462,7 +473,9 @@ static void on_wakeup_new(struct sr_state *s, const struct sr_event *ev)
 	/* init_entity_runnable_average(): a new task starts at full load. */
 	if (p->forked)
 		p->load_frac = 1.0;
-	p->woken_ts = ev->ts;
+	p->note = (struct sr_wake_note){ .ts = ev->ts, .ts_wakeup = ev->ts,
+		.cpu = (int16_t)ev->target_cpu, .prev_cpu = -1, .waker_cpu = (int16_t)ev->cpu,
+		.cls = SR_W_NR, .pending_run = false };
 	task_move(s, p, SR_T_QUEUED, cpu_ok(s, ev->target_cpu) ? ev->target_cpu : -1);
 }
 
@@ -486,6 +499,35 @@ static void resync_idle(struct sr_state *s, int cpu)
 	s->rq[cpu].load_weight = 0;
 }
 
+/*
+ * Every sched event names the task current on its CPU (common_pid).  When
+ * that is not the task we saw switched in, a switch was not recorded: the
+ * task we had loses its state (its switch-out is unknown) and the one
+ * named becomes current, from an unknown time on.
+ */
+static void resync_curr(struct sr_state *s, int cpu, int pid)
+{
+	struct sr_cpu_state *c = &s->cpu[cpu];
+	struct sr_rq *rq = &s->rq[cpu];
+	struct sr_task *t = pid > 0 ? task_get(s, pid) : NULL;
+
+	rq->uncertain = true;		/* the time since the last update is unknown */
+	cpu_advance(s, cpu, s->now);
+	c->mismatches++;
+	if (c->curr && c->curr->state == SR_T_RUNNING && c->curr->v.cpu == cpu)
+		task_move(s, c->curr, SR_T_UNKNOWN, -1);
+	if (t) {
+		task_move(s, t, SR_T_RUNNING, cpu);
+		t->last_in = s->now;
+		t->note.pending_run = false;	/* its switch-in time is unknown */
+	}
+	c->curr = t;
+	rq->curr_pid = t ? pid : 0;
+	rq->curr_policy = t ? t->v.policy : SR_SCHED_NORMAL;
+	rq->idle_since = t ? 0 : s->now;
+	rq->uncertain = false;
+}
+
 static int on_switch(struct sr_state *s, const struct sr_event *ev)
 {
 	struct sr_cpu_state *c = &s->cpu[ev->cpu];
@@ -494,13 +536,9 @@ static int on_switch(struct sr_state *s, const struct sr_event *ev)
 	struct sr_task *next = task_get(s, ev->next_pid);
 	int ret = 0;
 
-	/* The task we saw switched in is not the one switching out: its switch-out was lost. */
-	if (c->curr_known && rq->curr_pid != (ev->pid > 0 ? ev->pid : 0)) {
-		rq->uncertain = true;
-		c->mismatches++;
-		if (c->curr && c->curr->state == SR_T_RUNNING && c->curr->v.cpu == ev->cpu)
-			task_move(s, c->curr, SR_T_UNKNOWN, -1);
-	}
+	/* The task we saw switched in is not the one switching out: rule 1. */
+	if (c->curr_known && rq->curr_pid != (ev->pid > 0 ? ev->pid : 0))
+		resync_curr(s, ev->cpu, ev->pid);
 	cpu_advance(s, ev->cpu, s->now);
 	if (prev) {
 		static const enum sr_task_state to[] = {
@@ -538,9 +576,9 @@ static int on_switch(struct sr_state *s, const struct sr_event *ev)
 		task_move(s, next, SR_T_RUNNING, ev->cpu);
 		next->last_in = ev->ts;
 		next->v.exec_start = ev->ts;
-		if (next->woken_ts && s->cfg.hooks.run)
+		if (next->note.pending_run && s->cfg.hooks.run)
 			ret = s->cfg.hooks.run(s->cfg.hooks.data, next, ev->cpu, ev->ts);
-		next->woken_ts = 0;
+		next->note.pending_run = false;
 	}
 	c->curr = next;
 	c->curr_known = true;
@@ -594,6 +632,10 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 		cpu_advance(s, ev->cpu, s->now);
 		s->rq[ev->cpu].uncertain = true;
 	}
+	/* Rule 3: any other sched event names the CPU's current task. */
+	if (ev->type != SR_EV_SWITCH && ev->type != SR_EV_OTHER && ev->common_pid >= 0 &&
+	    s->cpu[ev->cpu].curr_known && ev->common_pid != s->rq[ev->cpu].curr_pid)
+		resync_curr(s, ev->cpu, ev->common_pid);
 	switch (ev->type) {
 	case SR_EV_SWITCH:
 		return on_switch(s, ev);

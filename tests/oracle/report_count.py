@@ -190,6 +190,23 @@ class Oracle:
             self.state[next_pid] = RUNNING
             self.cpu_of[next_pid] = cpu
 
+    def resync_current(self, cpu, pid):
+        """Resync rule 3: a sched event's common pid is the task current on its CPU.
+
+        When it is not the task last switched in there, a switch was not recorded:
+        the old task's state becomes unknown and the named task is running.
+        """
+        cur = self.curr.get(cpu)
+        if cur is None or cur == pid:
+            return
+        if cur != 0 and self.state.get(cur) == RUNNING and self.cpu_of.get(cur) == cpu:
+            self.state[cur] = UNKNOWN
+        if pid != 0:
+            self.state[pid] = RUNNING
+            self.cpu_of[pid] = cpu
+        self.curr[cpu] = pid
+        self.diag["resync_common_pid"] = self.diag.get("resync_common_pid", 0) + 1
+
     def on_waking(self, ts, cpu, rest):
         m = WAKE_RE.search(rest)
         if not m:
@@ -292,8 +309,12 @@ class Oracle:
             self.events[event] += 1
         else:
             self.events["other"] += 1
+            if event == "sched_stat_runtime":
+                self.resync_current(cpu, int(m.group("pid")))
             return
         rest = m.group("rest")
+        if event != "sched_switch":
+            self.resync_current(cpu, int(m.group("pid")))
         if event == "sched_switch":
             self.on_switch(ts, cpu, rest)
         elif event == "sched_waking":

@@ -42,7 +42,7 @@ static int h_run(void *data, const struct sr_task *t, int cpu, uint64_t ts)
 	struct fx *f = data;
 
 	f->nr_runs++;
-	f->last_run_delay = ts - t->woken_ts;
+	f->last_run_delay = ts - t->note.ts;
 	return 0;
 }
 
@@ -86,10 +86,11 @@ static void waking(struct fx *f, uint64_t ts, int cpu, int pid, int target, int 
 				 .prio = 120, .target_cpu = target, .common_pid = waker });
 }
 
+/* common_pid -1: these tests leave rule 3 (common_pid names curr) out unless they test it */
 static void wakeup(struct fx *f, uint64_t ts, int cpu, int pid, int target, int prio)
 {
 	ev(f, (struct sr_event){ .type = SR_EV_WAKEUP, .ts = ts, .cpu = cpu, .pid = pid,
-				 .prio = prio, .target_cpu = target });
+				 .prio = prio, .target_cpu = target, .common_pid = -1 });
 }
 
 /* Task 100 runs on CPU0 and sleeps; CPU1 runs 200 which wakes it. */
@@ -125,9 +126,16 @@ static void test_placed_affine_hot(void **state)
 	assert_int_equal(f->s.rq[1].nr_running, 2);
 	assert_int_equal(f->s.rq[1].load_weight, 2048);
 	assert_int_equal(f->s.rq[0].nr_running, 0);
+	assert_int_equal(f->last.index, 1);
+	assert_false(f->last.target_idle);
+	assert_true(f->last.prev_idle);
 	sw(f, 6300, 1, 200, SR_PS_SLEEPING, 100);
 	assert_int_equal(f->nr_runs, 1);
-	assert_int_equal(f->last_run_delay, 1000);
+	assert_int_equal(f->last_run_delay, 1100);	/* from the sched_waking */
+	/* a second switch-in is not a wakeup latency */
+	sw(f, 6400, 1, 100, SR_PS_RUNNING, 0);
+	sw(f, 6500, 1, 0, SR_PS_RUNNING, 100);
+	assert_int_equal(f->nr_runs, 1);
 	fx_free(f);
 }
 
@@ -219,12 +227,38 @@ static void test_resync_rules(void **state)
 	fx_free(f);
 }
 
+/* Rule 3: a sched event's common_pid names the task current on its CPU. */
+static void test_common_pid_reveals_curr(void **state)
+{
+	struct fx *f = fx_new(true);
+
+	setup_sleeper(f);			/* CPU0 idle, CPU1 runs 200 */
+	/* CPU0 emits a waking from task 100: its switch-in was not recorded */
+	waking(f, 6000, 0, 300, 1, 100);
+	assert_int_equal(f->s.rq[0].curr_pid, 100);
+	assert_int_equal(sr_state_task(&f->s, 100)->state, SR_T_RUNNING);
+	assert_int_equal(f->s.cpu[0].mismatches, 1);
+	/* the time before the resync is unknown, not idle */
+	assert_int_equal(f->s.cpu[0].idle_ns, 0);
+	assert_int_equal(f->s.cpu[0].unknown_ns, 1000);
+	/* CPU1 emits from the idle task: 200's switch-out was lost */
+	waking(f, 6100, 1, 400, 0, 0);
+	assert_int_equal(f->s.rq[1].curr_pid, 0);
+	assert_int_equal(sr_state_task(&f->s, 200)->state, SR_T_UNKNOWN);
+	/* a waking of 100 now finds it running: not a placement */
+	waking(f, 6200, 1, 100, 0, 0);
+	wakeup(f, 6300, 1, 100, 0, 120);
+	assert_int_equal(f->last.cls, SR_W_RUNNABLE);
+	fx_free(f);
+}
+
 static void test_lost_events_and_pid_reuse(void **state)
 {
 	struct fx *f = fx_new(true);
 
 	setup_sleeper(f);
-	ev(f, (struct sr_event){ .type = SR_EV_OTHER, .ts = 5100, .cpu = 1, .missed_before = 7 });
+	ev(f, (struct sr_event){ .type = SR_EV_OTHER, .ts = 5100, .cpu = 1, .missed_before = 7,
+				 .common_pid = -1 });
 	assert_true(f->s.rq[1].uncertain);
 	waking(f, 5200, 1, 100, 0, 200);
 	wakeup(f, 5300, 1, 100, 1, 120);
@@ -237,12 +271,12 @@ static void test_lost_events_and_pid_reuse(void **state)
 	assert_int_equal(sr_state_task(&f->s, 100)->state, SR_T_DEAD);
 	waking(f, 5600, 0, 100, 1, 0);
 	ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = 5700, .cpu = 0, .pid = 50,
-				 .child_pid = 100 });
+				 .child_pid = 100, .common_pid = -1 });
 	assert_int_equal(f->s.pid_reuse, 1);
 	assert_int_equal(sr_state_task(&f->s, 100)->state, SR_T_UNKNOWN);
 	assert_false(sr_state_task(&f->s, 100)->pending);
 	ev(f, (struct sr_event){ .type = SR_EV_WAKEUP_NEW, .ts = 5800, .cpu = 0, .pid = 100,
-				 .prio = 120, .target_cpu = 1 });
+				 .prio = 120, .target_cpu = 1, .common_pid = -1 });
 	sr_state_finish(&f->s, 6000);
 	assert_int_equal(f->s.wc.unpaired, 0);
 	assert_int_equal(f->s.wc.wakeup_new, 1);
@@ -263,7 +297,7 @@ static void test_weights_and_migration(void **state)
 	assert_int_equal(f->s.rq[0].load_weight, 335 + 88761);
 	/* a balancer pull of a queued task moves its weight */
 	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 500, .cpu = 1, .pid = 11,
-				 .prio = 100, .orig_cpu = 0, .dest_cpu = 1 });
+				 .prio = 100, .orig_cpu = 0, .dest_cpu = 1, .common_pid = -1 });
 	assert_int_equal(f->s.rq[0].load_weight, 335);
 	assert_int_equal(f->s.rq[1].load_weight, 88761);
 	/* a renice while queued keeps the sums exact */
@@ -335,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_runnable_unknown_unpaired),
 		cmocka_unit_test(test_standalone_wakeups),
 		cmocka_unit_test(test_resync_rules),
+		cmocka_unit_test(test_common_pid_reveals_curr),
 		cmocka_unit_test(test_lost_events_and_pid_reuse),
 		cmocka_unit_test(test_weights_and_migration),
 		cmocka_unit_test(test_record_wakee),

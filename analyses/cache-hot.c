@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cache_hot_moves: affine moves of tasks that were cache-hot on their
+ * previous CPU (switched out less than migration_cost before the waking),
+ * what seed 000's NO_HOT_AFFINE gate would have done instead (keep the
+ * task on prev's side: run at once if prev was idle, queue there if not),
+ * the same count for each policy's predictions, and the tasks it hit most.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include "run.h"
+
+struct hot_task {
+	int pid;
+	char comm[SR_COMM_LEN];
+	uint64_t moves;
+};
+
+struct cache_hot {
+	uint64_t affine_hot, gate_prev_idle, gate_prev_busy;
+	uint64_t predicted[SR_MAX_POLICIES];	/* determined answers that pull a hot task */
+	uint64_t predicted_undet[SR_MAX_POLICIES];	/* undetermined ones (primary answer) */
+	struct hot_task *tasks;		/* open addressing by pid: O(tasks) */
+	size_t slots, used;
+};
+
+static int ch_init(void **priv, const struct sr_run *run)
+{
+	struct cache_hot *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	c->slots = 256;
+	c->tasks = calloc(c->slots, sizeof(*c->tasks));
+	if (!c->tasks) {
+		free(c);
+		return -ENOMEM;
+	}
+	*priv = c;
+	return 0;
+}
+
+static struct hot_task *slot_for(struct hot_task *tab, size_t slots, int pid)
+{
+	size_t i = ((uint32_t)pid * 2654435761u) & (slots - 1);
+
+	while (tab[i].pid && tab[i].pid != pid)
+		i = (i + 1) & (slots - 1);
+	return &tab[i];
+}
+
+static int grow(struct cache_hot *c)
+{
+	size_t n = c->slots * 2;
+	struct hot_task *t = calloc(n, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->slots; i++)
+		if (c->tasks[i].pid)
+			*slot_for(t, n, c->tasks[i].pid) = c->tasks[i];
+	free(c->tasks);
+	c->tasks = t;
+	c->slots = n;
+	return 0;
+}
+
+static int count_task(struct cache_hot *c, const struct sr_task *t)
+{
+	struct hot_task *h;
+
+	if ((c->used + 1) * 2 > c->slots && grow(c))
+		return -ENOMEM;
+	h = slot_for(c->tasks, c->slots, t->v.pid);
+	if (!h->pid) {
+		h->pid = t->v.pid;
+		c->used++;
+	}
+	memcpy(h->comm, t->comm, SR_COMM_LEN);
+	h->moves++;
+	return 0;
+}
+
+static int ch_wakeup(void *priv, const struct sr_wakeup *w, const struct sr_run *run)
+{
+	struct cache_hot *c = priv;
+
+	if (w->cls != SR_W_PLACED || !w->hot)
+		return 0;
+	for (int i = 0; i < w->nr_dec && i < SR_MAX_POLICIES; i++)
+		if (w->dec[i].cpu == w->waker_cpu && w->waker_cpu != w->prev_cpu) {
+			if (w->dec[i].determined && !w->uncertain)
+				c->predicted[i]++;
+			else
+				c->predicted_undet[i]++;
+		}
+	if (w->actual != SR_O_WAKER)
+		return 0;
+	c->affine_hot++;
+	if (w->prev_idle)
+		c->gate_prev_idle++;
+	else
+		c->gate_prev_busy++;
+	return count_task(c, w->task);
+}
+
+static int by_moves(const void *a, const void *b)
+{
+	const struct hot_task *x = a, *y = b;
+
+	if (x->moves != y->moves)
+		return x->moves < y->moves ? 1 : -1;
+	return x->pid - y->pid;
+}
+
+static json_t *top_json(struct cache_hot *c, int top)
+{
+	json_t *a = json_array();
+	int n = 0;
+
+	/* sorting the table in place is fine: the run is over */
+	qsort(c->tasks, c->slots, sizeof(*c->tasks), by_moves);
+	for (size_t i = 0; a && i < c->slots && n < top; i++) {
+		if (!c->tasks[i].pid)
+			continue;
+		json_array_append_new(a, json_pack("{s:i, s:s, s:I}", "pid", c->tasks[i].pid,
+						   "comm", c->tasks[i].comm,
+						   "affine_hot_moves", (json_int_t)c->tasks[i].moves));
+		n++;
+	}
+	return a;
+}
+
+static int ch_report(void *priv, json_t *report, const struct sr_run *run)
+{
+	struct cache_hot *c = priv;
+	json_t *pred = json_array();
+
+	for (int i = 0; pred && i < run->nr_policies; i++)
+		json_array_append_new(pred, json_pack("{s:s, s:I, s:I}", "policy",
+						      run->policy[i].name, "affine_hot_moves",
+						      (json_int_t)c->predicted[i],
+						      "undetermined_affine_hot_moves",
+						      (json_int_t)c->predicted_undet[i]));
+	return json_object_set_new(report, "cache_hot_moves", json_pack(
+		"{s:I, s:I, s:{s:I, s:I}, s:o, s:o}",
+		"migration_cost_ns", (json_int_t)run->opts.migration_cost_ns,
+		"actual_affine_hot", (json_int_t)c->affine_hot,
+		"no_hot_affine_instead",
+		"prev_idle_run_at_once", (json_int_t)c->gate_prev_idle,
+		"prev_busy_queue_on_prev_side", (json_int_t)c->gate_prev_busy,
+		"predicted", pred, "top_tasks", top_json(c, run->opts.top))) ? -ENOMEM : 0;
+}
+
+static void ch_fini(void *priv)
+{
+	struct cache_hot *c = priv;
+
+	free(c->tasks);
+	free(c);
+}
+
+const struct sr_analysis_ops sr_cache_hot_analysis = {
+	.name = "cache_hot_moves",
+	.help = "affine moves of cache-hot tasks, and what NO_HOT_AFFINE would have done",
+	.init = ch_init,
+	.wakeup = ch_wakeup,
+	.report = ch_report,
+	.fini = ch_fini,
+};

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * divergence: for each replayed policy, the placed wakeups where the
+ * model chose the kernel's CPU, where it chose another, and where its
+ * answer rests on inputs the trace cannot show.  Broken down by the model
+ * step that decided and by how far the model's CPU was from the kernel's.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include "run.h"
+
+enum rel { REL_SAME_CORE, REL_SAME_LLC, REL_CROSS_LLC, REL_CROSS_NODE, REL_NR };
+
+static const char *const rel_names[REL_NR] = {
+	"same_core", "same_llc", "cross_llc", "cross_node",
+};
+
+struct tally {
+	uint64_t match, miss;
+};
+
+struct pol_stats {
+	struct tally all, moved;		/* moved: the kernel chose other than prev */
+	uint64_t undetermined, undet_match_either;
+	uint64_t failed;			/* the model refused its input */
+	struct tally by[SR_BY_NR_DECIDERS];
+	uint64_t miss_rel[REL_NR];
+	uint64_t dep[16];			/* undetermined decisions by input */
+};
+
+struct divergence {
+	int nr;
+	struct pol_stats *p;
+};
+
+static int div_init(void **priv, const struct sr_run *run)
+{
+	struct divergence *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return -ENOMEM;
+	d->nr = run->nr_policies;
+	d->p = calloc(d->nr ? d->nr : 1, sizeof(*d->p));
+	if (!d->p) {
+		free(d);
+		return -ENOMEM;
+	}
+	*priv = d;
+	return 0;
+}
+
+static enum rel relation(const struct sr_topo *t, int a, int b)
+{
+	if (t->cpu[a].core_id == t->cpu[b].core_id)
+		return REL_SAME_CORE;
+	if (sr_cpus_share_cache(t, a, b))
+		return REL_SAME_LLC;
+	if (t->cpu[a].node == t->cpu[b].node)
+		return REL_CROSS_LLC;
+	return REL_CROSS_NODE;
+}
+
+static void count_one(struct pol_stats *ps, const struct sr_brief *b, const struct sr_wakeup *w,
+		      const struct sr_topo *topo)
+{
+	bool moved = w->cpu != w->prev_cpu;
+	struct tally *by;
+
+	if (b->cpu < 0) {
+		ps->failed++;
+		return;
+	}
+	if (!b->determined || w->uncertain) {
+		ps->undetermined++;
+		if (b->cpu == w->cpu || b->alt_cpu == w->cpu)
+			ps->undet_match_either++;
+		for (int i = 0; i < 16; i++)
+			if (b->depends & (1u << i))
+				ps->dep[i]++;
+		return;
+	}
+	by = &ps->by[b->decided_by < SR_BY_NR_DECIDERS ? b->decided_by : SR_BY_NONE];
+	if (b->cpu == w->cpu) {
+		ps->all.match++;
+		by->match++;
+		if (moved)
+			ps->moved.match++;
+		return;
+	}
+	ps->all.miss++;
+	by->miss++;
+	if (moved)
+		ps->moved.miss++;
+	if (b->cpu < topo->nr_cpus && w->cpu >= 0 && w->cpu < topo->nr_cpus)
+		ps->miss_rel[relation(topo, b->cpu, w->cpu)]++;
+}
+
+static int div_wakeup(void *priv, const struct sr_wakeup *w, const struct sr_run *run)
+{
+	struct divergence *d = priv;
+
+	if (w->cls != SR_W_PLACED || w->nr_dec != d->nr)
+		return 0;
+	for (int i = 0; i < d->nr; i++)
+		count_one(&d->p[i], &w->dec[i], w, &run->topo);
+	return 0;
+}
+
+static json_t *tally_json(const struct tally *t)
+{
+	uint64_t n = t->match + t->miss;
+
+	return json_pack("{s:I, s:I, s:o}", "match", (json_int_t)t->match,
+			 "miss", (json_int_t)t->miss,
+			 "match_ratio", n ? json_real((double)t->match / (double)n) : json_null());
+}
+
+static json_t *policy_json(const struct sr_policy *pol, const struct pol_stats *ps)
+{
+	json_t *by = json_object(), *rel = json_object(), *dep = json_object();
+
+	for (int i = 0; i < SR_BY_NR_DECIDERS; i++)
+		if (ps->by[i].match || ps->by[i].miss)
+			json_object_set_new(by, sr_decider_name(i), tally_json(&ps->by[i]));
+	for (int i = 0; i < REL_NR; i++)
+		json_object_set_new(rel, rel_names[i], json_integer((json_int_t)ps->miss_rel[i]));
+	for (int i = 0; i < 16; i++)
+		if (ps->dep[i])
+			json_object_set_new(dep, sr_dep_name(1u << i),
+					    json_integer((json_int_t)ps->dep[i]));
+	return json_pack("{s:s, s:s?, s:o, s:o, s:{s:I, s:I, s:o}, s:I, s:o, s:o}",
+			 "policy", pol->name, "kernel_range", pol->kernel_range,
+			 "determined", tally_json(&ps->all), "moved", tally_json(&ps->moved),
+			 "undetermined", "count", (json_int_t)ps->undetermined,
+			 "either_answer_matches", (json_int_t)ps->undet_match_either,
+			 "depends_on", dep,
+			 "model_errors", (json_int_t)ps->failed,
+			 "by_step", by, "misses_by_relation", rel);
+}
+
+static int div_report(void *priv, json_t *report, const struct sr_run *run)
+{
+	struct divergence *d = priv;
+	json_t *a = json_array();
+
+	if (!a)
+		return -ENOMEM;
+	for (int i = 0; i < d->nr; i++)
+		json_array_append_new(a, policy_json(&run->policy[i], &d->p[i]));
+	return json_object_set_new(report, "divergence",
+				   json_pack("{s:s, s:o}", "policy_choice", run->policy_note,
+					     "policies", a)) ? -ENOMEM : 0;
+}
+
+static void div_fini(void *priv)
+{
+	struct divergence *d = priv;
+
+	if (!d)
+		return;
+	free(d->p);
+	free(d);
+}
+
+const struct sr_analysis_ops sr_divergence_analysis = {
+	.name = "divergence",
+	.help = "per policy: placed wakeups matched, missed, undetermined",
+	.init = div_init,
+	.wakeup = div_wakeup,
+	.report = div_report,
+	.fini = div_fini,
+};

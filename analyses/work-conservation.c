@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * work_conservation: the Wasted Cores invariant, streamed.  An episode is
+ * a stretch where one CPU runs idle while another has tasks waiting
+ * (nr_running >= 2).  Affinity is not in the trace: every waiting task is
+ * assumed able to run on the idle CPU (reported as such).  Also counts
+ * load-balancer migrations that moved a task from a less to a more loaded
+ * CPU ("useless").  State per CPU only: O(CPUs).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include "run.h"
+
+struct episode {
+	int cpu;			/* the idle CPU */
+	int busy_cpu;			/* an overloaded CPU when the episode began */
+	unsigned int busy_nr;		/* its nr_running then */
+	uint64_t start, end;
+};
+
+struct wc {
+	int nr_cpus;
+	bool *idle, *over;		/* per CPU, as last seen */
+	uint64_t *since;		/* episode start per CPU, 0: none */
+	int nr_over;
+	uint64_t count, total_ns, short_count;
+	struct episode *worst;		/* the longest, sorted, at most top */
+	int nr_worst, top;
+	uint64_t balancer_moves, useless_moves, sideways_moves;
+};
+
+static int wc_init(void **priv, const struct sr_run *run)
+{
+	struct wc *w;
+	int n = run->info->nr_cpus;
+
+	if (run->opts.mode != SR_MODE_ANALYZE)
+		return 0;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->nr_cpus = n;
+	w->top = run->opts.top;
+	w->idle = calloc(n, sizeof(*w->idle));
+	w->over = calloc(n, sizeof(*w->over));
+	w->since = calloc(n, sizeof(*w->since));
+	w->worst = calloc(w->top, sizeof(*w->worst));
+	*priv = w;
+	return w->idle && w->over && w->since && w->worst ? 0 : -ENOMEM;
+}
+
+static int first_over(const struct wc *w)
+{
+	for (int c = 0; c < w->nr_cpus; c++)
+		if (w->over[c])
+			return c;
+	return -1;
+}
+
+static void keep_worst(struct wc *w, const struct episode *e)
+{
+	int i;
+
+	if (w->nr_worst == w->top && e->end - e->start <= w->worst[w->top - 1].end -
+	    w->worst[w->top - 1].start)
+		return;
+	if (w->nr_worst < w->top)
+		w->nr_worst++;
+	for (i = w->nr_worst - 1; i > 0 && w->worst[i - 1].end - w->worst[i - 1].start <
+	     e->end - e->start; i--)
+		w->worst[i] = w->worst[i - 1];
+	w->worst[i] = *e;
+}
+
+static void start(struct wc *w, int cpu, uint64_t ts)
+{
+	if (!w->since[cpu])
+		w->since[cpu] = ts ? ts : 1;
+}
+
+static void stop(struct wc *w, int cpu, uint64_t ts, const struct sr_run *run)
+{
+	struct episode e = { .cpu = cpu, .start = w->since[cpu], .end = ts };
+	int busy;
+
+	if (!w->since[cpu])
+		return;
+	w->since[cpu] = 0;
+	if (e.end - e.start < (uint64_t)run->opts.idle_threshold_ns) {
+		w->short_count++;
+		return;
+	}
+	busy = first_over(w);
+	e.busy_cpu = busy;
+	e.busy_nr = busy >= 0 ? run->state.rq[busy].nr_running : 0;
+	w->count++;
+	w->total_ns += e.end - e.start;
+	keep_worst(w, &e);
+}
+
+/* Re-read one CPU's flags and open or close episodes that depend on them. */
+static void refresh(struct wc *w, int cpu, uint64_t ts, const struct sr_run *run)
+{
+	const struct sr_rq *rq = &run->state.rq[cpu];
+	bool known = run->state.cpu[cpu].curr_known && !rq->uncertain;
+	bool idle = known && !rq->curr_pid && !rq->nr_running;
+	bool over = known && rq->nr_running >= 2;
+	int was = w->nr_over;
+
+	if (over != w->over[cpu])
+		w->nr_over += over ? 1 : -1;
+	w->over[cpu] = over;
+	if (idle != w->idle[cpu]) {
+		w->idle[cpu] = idle;
+		if (idle && w->nr_over)
+			start(w, cpu, ts);
+		else if (!idle)
+			stop(w, cpu, ts, run);
+	}
+	if (!was == !w->nr_over)
+		return;
+	for (int c = 0; c < w->nr_cpus; c++) {
+		if (!w->idle[c])
+			continue;
+		if (w->nr_over)
+			start(w, c, ts);
+		else
+			stop(w, c, ts, run);
+	}
+}
+
+static bool cpu_in(const struct wc *w, int cpu)
+{
+	return cpu >= 0 && cpu < w->nr_cpus;
+}
+
+/* A migration of a queued task not being woken is the load balancer's. */
+static void balancer_move(struct wc *w, const struct sr_event *ev, const struct sr_run *run)
+{
+	const struct sr_task *t = sr_state_task(&run->state, ev->pid);
+	unsigned int src, dst;
+
+	if (!t || t->state != SR_T_QUEUED || t->pending || !cpu_in(w, ev->orig_cpu) ||
+	    !cpu_in(w, ev->dest_cpu) || ev->orig_cpu == ev->dest_cpu)
+		return;
+	/* counts after the move; before it, src had one more and dst one fewer */
+	src = run->state.rq[ev->orig_cpu].nr_running + 1;
+	dst = run->state.rq[ev->dest_cpu].nr_running - 1;
+	w->balancer_moves++;
+	if (src < dst)
+		w->useless_moves++;
+	else if (src == dst)
+		w->sideways_moves++;
+}
+
+static int wc_event(void *priv, const struct sr_event *ev, const struct sr_run *run)
+{
+	struct wc *w = priv;
+	const int cpus[] = { ev->cpu, ev->target_cpu, ev->orig_cpu, ev->dest_cpu };
+
+	if (ev->type == SR_EV_MIGRATE)
+		balancer_move(w, ev, run);
+	for (size_t i = 0; i < SR_ARRAY_SIZE(cpus); i++)
+		if (cpu_in(w, cpus[i]))
+			refresh(w, cpus[i], ev->ts, run);
+	return 0;
+}
+
+static int wc_report(void *priv, json_t *report, const struct sr_run *run)
+{
+	struct wc *w = priv;
+	json_t *worst = json_array();
+
+	for (int c = 0; c < w->nr_cpus; c++)
+		stop(w, c, run->info->last_ts, run);
+	for (int i = 0; worst && i < w->nr_worst; i++) {
+		const struct episode *e = &w->worst[i];
+
+		json_array_append_new(worst, json_pack("{s:i, s:I, s:I, s:I, s:i, s:i}",
+			"idle_cpu", e->cpu, "start_ns", (json_int_t)e->start,
+			"end_ns", (json_int_t)e->end, "duration_ns", (json_int_t)(e->end - e->start),
+			"waiting_on_cpu", e->busy_cpu, "its_nr_running", (int)e->busy_nr));
+	}
+	return json_object_set_new(report, "work_conservation", json_pack(
+		"{s:I, s:b, s:I, s:I, s:I, s:o, s:{s:I, s:I, s:I}}",
+		"threshold_ns", (json_int_t)run->opts.idle_threshold_ns,
+		"affinity_assumed_all_cpus", 1,
+		"episodes", (json_int_t)w->count, "total_ns", (json_int_t)w->total_ns,
+		"shorter_episodes", (json_int_t)w->short_count, "worst", worst,
+		"balancer_migrations", "count", (json_int_t)w->balancer_moves,
+		"to_busier_cpu", (json_int_t)w->useless_moves,
+		"between_equal_cpus", (json_int_t)w->sideways_moves)) ? -ENOMEM : 0;
+}
+
+static void wc_fini(void *priv)
+{
+	struct wc *w = priv;
+
+	free(w->idle);
+	free(w->over);
+	free(w->since);
+	free(w->worst);
+	free(w);
+}
+
+const struct sr_analysis_ops sr_work_conservation_analysis = {
+	.name = "work_conservation",
+	.help = "idle CPUs while others have waiting tasks; useless balancer migrations",
+	.init = wc_init,
+	.event = wc_event,
+	.report = wc_report,
+	.fini = wc_fini,
+};
