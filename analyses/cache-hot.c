@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include "pidtab.h"
 #include "run.h"
 
 struct hot_task {
@@ -20,8 +21,7 @@ struct cache_hot {
 	uint64_t affine_hot, gate_prev_idle, gate_prev_busy;
 	uint64_t predicted[SR_MAX_POLICIES];	/* determined answers that pull a hot task */
 	uint64_t predicted_undet[SR_MAX_POLICIES];	/* undetermined ones (primary answer) */
-	struct hot_task *tasks;		/* open addressing by pid: O(tasks) */
-	size_t slots, used;
+	struct sr_pidtab tasks;		/* struct hot_task: O(tasks) */
 };
 
 static int ch_init(void **priv, const struct sr_run *run)
@@ -30,9 +30,7 @@ static int ch_init(void **priv, const struct sr_run *run)
 
 	if (!c)
 		return -ENOMEM;
-	c->slots = 256;
-	c->tasks = calloc(c->slots, sizeof(*c->tasks));
-	if (!c->tasks) {
+	if (sr_pidtab_init(&c->tasks, sizeof(struct hot_task))) {
 		free(c);
 		return -ENOMEM;
 	}
@@ -40,42 +38,12 @@ static int ch_init(void **priv, const struct sr_run *run)
 	return 0;
 }
 
-static struct hot_task *slot_for(struct hot_task *tab, size_t slots, int pid)
-{
-	size_t i = ((uint32_t)pid * 2654435761u) & (slots - 1);
-
-	while (tab[i].pid && tab[i].pid != pid)
-		i = (i + 1) & (slots - 1);
-	return &tab[i];
-}
-
-static int grow(struct cache_hot *c)
-{
-	size_t n = c->slots * 2;
-	struct hot_task *t = calloc(n, sizeof(*t));
-
-	if (!t)
-		return -ENOMEM;
-	for (size_t i = 0; i < c->slots; i++)
-		if (c->tasks[i].pid)
-			*slot_for(t, n, c->tasks[i].pid) = c->tasks[i];
-	free(c->tasks);
-	c->tasks = t;
-	c->slots = n;
-	return 0;
-}
-
 static int count_task(struct cache_hot *c, const struct sr_task *t)
 {
-	struct hot_task *h;
+	struct hot_task *h = sr_pidtab_get(&c->tasks, t->v.pid);
 
-	if ((c->used + 1) * 2 > c->slots && grow(c))
+	if (!h)
 		return -ENOMEM;
-	h = slot_for(c->tasks, c->slots, t->v.pid);
-	if (!h->pid) {
-		h->pid = t->v.pid;
-		c->used++;
-	}
 	memcpy(h->comm, t->comm, SR_COMM_LEN);
 	h->moves++;
 	return 0;
@@ -119,13 +87,15 @@ static json_t *top_json(struct cache_hot *c, int top)
 	int n = 0;
 
 	/* sorting the table in place is fine: the run is over */
-	qsort(c->tasks, c->slots, sizeof(*c->tasks), by_moves);
-	for (size_t i = 0; a && i < c->slots && n < top; i++) {
-		if (!c->tasks[i].pid)
+	qsort(c->tasks.slots, c->tasks.nr_slots, sizeof(struct hot_task), by_moves);
+	for (size_t i = 0; a && i < c->tasks.nr_slots && n < top; i++) {
+		const struct hot_task *t = sr_pidtab_slot(&c->tasks, i);
+
+		if (!t->pid)
 			continue;
-		json_array_append_new(a, json_pack("{s:i, s:s, s:I}", "pid", c->tasks[i].pid,
-						   "comm", c->tasks[i].comm,
-						   "affine_hot_moves", (json_int_t)c->tasks[i].moves));
+		json_array_append_new(a, json_pack("{s:i, s:s, s:I}", "pid", t->pid,
+						   "comm", t->comm, "affine_hot_moves",
+						   (json_int_t)t->moves));
 		n++;
 	}
 	return a;
@@ -156,7 +126,7 @@ static void ch_fini(void *priv)
 {
 	struct cache_hot *c = priv;
 
-	free(c->tasks);
+	sr_pidtab_free(&c->tasks);
 	free(c);
 }
 

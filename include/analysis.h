@@ -30,6 +30,9 @@ struct sr_analysis_ops {
 	void (*fini)(void *priv);
 };
 
+/* explain: after a --wakeup N pass, the pid and time of wakeup N (-ENOENT if none). */
+int sr_explain_target(const struct sr_run *run, int *pid, int64_t *at);
+
 /* The analyses compiled in, in report order (analyses/registry.c). */
 const struct sr_analysis_ops *const *sr_analyses(int *nr);
 

@@ -12,31 +12,10 @@
 #define SR_MODELS_AFFINE_H
 
 #include "policy.h"
+#include "record_wakee.h"
 
 /* "No affine target" from wake_affine_idle()/wake_affine_weight() (nr_cpumask_bits). */
 #define SR_WA_NONE	(-1)
-
-/*
- * record_wakee() (3.12 -> 6.18): the waker's flip counter, decayed once (a
- * single halving) when more than @hz jiffies passed since its decay stamp.
- * Updates @waker's wakee_flips, wakee_flip_decay_ts and last_wakee; @wakee
- * is not modified.  Since 4.9 the kernel calls it only from
- * select_task_rq_fair(): not for pinned tasks (nr_cpus_allowed == 1), not
- * for the 5.8+ on_cpu wakelist shortcut.  The flow models read the flips
- * as given, so call this (and record_wakee_heavy(), first) before the
- * decision, as the kernel does.  Returns 0 or -EINVAL.
- */
-int record_wakee(struct sr_task_view *waker, struct sr_task_view *wakee, uint64_t jiffies,
-		 unsigned int hz, int llc_size);
-
-/*
- * Seed 002's record_wakee() evolved on the wakee_flips_heavy counters: a
- * heavy waker (flips > wakee flips * 2 * @llc_size) passes one flip on to
- * its wakee.  It shares decay stamp and last_wakee with record_wakee() and
- * leaves them alone: call it first, then record_wakee(), for each wakeup.
- */
-int record_wakee_heavy(struct sr_task_view *waker, struct sr_task_view *wakee,
-		       uint64_t jiffies, unsigned int hz, int llc_size);
 
 /*
  * wake_wide(): true when the wakeup should not be pulled towards the waker.

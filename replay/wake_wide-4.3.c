@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kernel/sched/fair.c: record_wakee() and wake_wide().
+ * kernel/sched/fair.c: wake_wide() (record_wakee(), the bookkeeping it reads,
+ * lives with the runqueue state in src/record_wakee.c).
  *
- *   record_wakee()     3.12 - 6.18.2 (unchanged; called from task_waking_fair() up to
- *                      4.4, from select_task_rq_fair() since 4.9)
  *   wake_wide_312()    Michael Wang's wake_wide(), 3.12 - 4.2
  *   wake_wide_43()     Mike Galbraith's master/slave wake_wide(), 4.3 - 6.18.2
  *   *_heavy()          Mel Gorman, "sched/fair: Couple wakee flips with heavy wakers"
@@ -14,63 +13,6 @@
  */
 #include <errno.h>
 #include "models-affine.h"
-
-/* time_after(a, b): a is later than b, wrap-safe as the kernel's signed difference. */
-static bool time_after_jiffies(uint64_t a, uint64_t b)
-{
-	return (int64_t)(b - a) < 0;
-}
-
-static int record_args_ok(const struct sr_task_view *waker, const struct sr_task_view *wakee,
-			  unsigned int hz)
-{
-	if (!waker || !wakee || waker == wakee || !hz)
-		return -EINVAL;
-	return 0;
-}
-
-int record_wakee(struct sr_task_view *waker, struct sr_task_view *wakee, uint64_t jiffies,
-		 unsigned int hz, int llc_size)
-{
-	int ret = record_args_ok(waker, wakee, hz);
-
-	if (ret)
-		return ret;
-	/* One halving however long the gap: rare wakers never built up flips. */
-	if (time_after_jiffies(jiffies, waker->wakee_flip_decay_ts + hz)) {
-		waker->wakee_flips >>= 1;
-		waker->wakee_flip_decay_ts = jiffies;
-	}
-	if (waker->last_wakee != wakee->pid) {
-		waker->last_wakee = wakee->pid;
-		waker->wakee_flips++;
-	}
-	return 0;
-}
-
-int record_wakee_heavy(struct sr_task_view *waker, struct sr_task_view *wakee,
-		       uint64_t jiffies, unsigned int hz, int llc_size)
-{
-	int ret = record_args_ok(waker, wakee, hz);
-	unsigned int min;
-
-	if (ret)
-		return ret;
-	if (llc_size < 1)
-		return -EINVAL;
-	/* Same decay test as record_wakee(), which moves the shared stamp afterwards. */
-	if (time_after_jiffies(jiffies, waker->wakee_flip_decay_ts + hz))
-		waker->wakee_flips_heavy >>= 1;
-	if (waker->last_wakee == wakee->pid)
-		return 0;
-	/* The patch's "int min = sd_llc_size << 1", compared against unsigned flips. */
-	min = (unsigned int)(llc_size << 1);
-	/* A heavy waker lends its wakee a flip, so a decayed wakee still looks busy. */
-	if (waker->wakee_flips_heavy > wakee->wakee_flips_heavy * min)
-		wakee->wakee_flips_heavy++;
-	waker->wakee_flips_heavy++;
-	return 0;
-}
 
 static unsigned int waker_flips(const struct sr_wake_ctx *ctx, bool heavy)
 {

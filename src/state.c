@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "record_wakee.h"
 #include "state.h"
 
 #define PELT_HALFLIFE_NS	33554432.0	/* 32 periods of 1024 * 1024 ns */
@@ -262,26 +263,14 @@ static enum sr_wclass classify(const struct sr_task *t)
 	}
 }
 
-/* record_wakee(), 3.12+: the waker's flips, with seed 002's heavy-waker variant alongside. */
-static void record_wakee(struct sr_state *s, struct sr_task *waker, struct sr_task *p, int cpu)
+/* record_wakee() as the kernel does it, seed 002's counters first (they share the stamp). */
+static void track_wakee(struct sr_state *s, struct sr_task *waker, struct sr_task *p, int cpu)
 {
 	uint64_t jiffies = s->now / (1000000000ULL / (uint64_t)s->cfg.hz);
-	struct sr_task_view *w = &waker->v;
-	unsigned int min;
+	int llc = sr_llc_size(s->cfg.topo, cpu);
 
-	if (jiffies > w->wakee_flip_decay_ts + (uint64_t)s->cfg.hz) {
-		w->wakee_flips >>= 1;
-		w->wakee_flips_heavy >>= 1;
-		w->wakee_flip_decay_ts = jiffies;
-	}
-	if (w->last_wakee == p->v.pid)
-		return;
-	w->last_wakee = p->v.pid;
-	min = (unsigned int)sr_llc_size(s->cfg.topo, cpu) << 1;
-	if (w->wakee_flips_heavy > p->v.wakee_flips_heavy * min)
-		p->v.wakee_flips_heavy++;
-	w->wakee_flips++;
-	w->wakee_flips_heavy++;
+	record_wakee_heavy(&waker->v, &p->v, jiffies, (unsigned int)s->cfg.hz, llc);
+	record_wakee(&waker->v, &p->v, jiffies, (unsigned int)s->cfg.hz, llc);
 }
 
 static bool cpu_uncertain(const struct sr_state *s, int cpu)
@@ -375,7 +364,7 @@ static int on_waking(struct sr_state *s, const struct sr_event *ev)
 		struct sr_task *waker = task_get(s, ev->common_pid);
 
 		if (waker && waker != p)
-			record_wakee(s, waker, p, ev->cpu);
+			track_wakee(s, waker, p, ev->cpu);
 		return run_placement(s, p, ev);
 	}
 	return 0;

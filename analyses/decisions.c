@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * decisions: with --decisions FILE, one NDJSON line per placed wakeup as
+ * it completes — nothing is held in memory, so the stream scales with the
+ * trace while the run stays O(tasks + CPUs).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "run.h"
+
+struct decisions {
+	FILE *f;
+	bool failed;
+};
+
+static int dec_init(void **priv, const struct sr_run *run)
+{
+	struct decisions *d;
+
+	if (!run->opts.decisions)
+		return 0;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->f = strcmp(run->opts.decisions, "-") ? fopen(run->opts.decisions, "w") : stdout;
+	if (!d->f) {
+		int ret = -errno;
+
+		free(d);
+		return ret;
+	}
+	*priv = d;
+	return 0;
+}
+
+static json_t *flags_json(const struct sr_wakeup *w)
+{
+	json_t *a = json_array();
+
+	if (w->hot)
+		json_array_append_new(a, json_string("cache_hot"));
+	if (w->uncertain)
+		json_array_append_new(a, json_string("lost_events"));
+	if (!w->paired)
+		json_array_append_new(a, json_string("standalone"));
+	if (w->nr_migrations)
+		json_array_append_new(a, json_string("migrated"));
+	if (w->prev_idle)
+		json_array_append_new(a, json_string("prev_idle"));
+	if (w->target_idle)
+		json_array_append_new(a, json_string("chosen_idle"));
+	return a;
+}
+
+static json_t *policies_json(const struct sr_wakeup *w, const struct sr_run *run)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < w->nr_dec; i++) {
+		const struct sr_brief *b = &w->dec[i];
+		json_t *deps = json_array();
+
+		for (int bit = 0; bit < 16; bit++)
+			if (b->depends & (1u << bit))
+				json_array_append_new(deps, json_string(sr_dep_name(1u << bit)));
+		json_array_append_new(a, json_pack("{s:s, s:i, s:o, s:b, s:s, s:o}",
+			"policy", run->policy[i].name, "cpu", b->cpu,
+			"cpu_if_sync", b->alt_cpu >= 0 && b->alt_cpu != b->cpu ?
+				json_integer(b->alt_cpu) : json_null(),
+			"determined", b->determined && !w->uncertain,
+			"decided_by", sr_decider_name(b->decided_by), "depends_on", deps));
+	}
+	return a;
+}
+
+static int dec_wakeup(void *priv, const struct sr_wakeup *w, const struct sr_run *run)
+{
+	struct decisions *d = priv;
+	json_t *line;
+
+	if (w->cls != SR_W_PLACED || d->failed)
+		return 0;
+	line = json_pack("{s:I, s:I, s:i, s:s, s:i, s:i, s:i, s:i, s:s, s:o, s:o}",
+			 "wakeup", (json_int_t)w->index, "ts_ns", (json_int_t)w->ts,
+			 "pid", w->task->v.pid, "comm", w->task->comm,
+			 "waker_cpu", w->waker_cpu, "prev_cpu", w->prev_cpu, "cpu", w->cpu,
+			 "waker_pid", w->waker_pid, "actual", sr_outcome_name(w->actual),
+			 "flags", flags_json(w), "policies", policies_json(w, run));
+	if (!line)
+		return -ENOMEM;
+	if (json_dumpf(line, d->f, JSON_COMPACT) || fputc('\n', d->f) == EOF)
+		d->failed = true;
+	json_decref(line);
+	return 0;
+}
+
+static int dec_report(void *priv, json_t *report, const struct sr_run *run)
+{
+	struct decisions *d = priv;
+
+	if (fflush(d->f) || d->failed)
+		return -EIO;
+	return 0;
+}
+
+static void dec_fini(void *priv)
+{
+	struct decisions *d = priv;
+
+	if (d->f && d->f != stdout)
+		fclose(d->f);
+	free(d);
+}
+
+const struct sr_analysis_ops sr_decisions_analysis = {
+	.name = "decisions",
+	.help = "NDJSON stream of every placed wakeup (--decisions FILE)",
+	.init = dec_init,
+	.wakeup = dec_wakeup,
+	.report = dec_report,
+	.fini = dec_fini,
+};
