@@ -175,7 +175,9 @@ static json_t *trail_json(const struct sr_decision *d)
 		json_t *vals = json_object();
 
 		for (int v = 0; vals && v < s->nvals; v++)
-			json_object_set_new(vals, s->vals[v].name, s->vals[v].is_unsigned ?
+			/* u64 values beyond s64 (2.6.37 wraps) print as reals */
+			json_object_set_new(vals, s->vals[v].name,
+					    s->vals[v].is_unsigned && s->vals[v].v < 0 ?
 					    json_real((double)(uint64_t)s->vals[v].v) :
 					    json_integer(s->vals[v].v));
 		json_array_append_new(a, json_pack("{s:s, s:s?, s:s?, s:o, s:o}",

@@ -21,7 +21,7 @@ struct episode {
 struct wc {
 	int nr_cpus;
 	bool *idle, *over;		/* per CPU, as last seen */
-	uint64_t *since;		/* episode start per CPU, 0: none */
+	struct episode *open;		/* per CPU: the episode in progress (start 0: none) */
 	int nr_over;
 	uint64_t count, total_ns, short_count;
 	struct episode *worst;		/* the longest, sorted, at most top */
@@ -43,10 +43,10 @@ static int wc_init(void **priv, const struct sr_run *run)
 	w->top = run->opts.top;
 	w->idle = calloc(n, sizeof(*w->idle));
 	w->over = calloc(n, sizeof(*w->over));
-	w->since = calloc(n, sizeof(*w->since));
+	w->open = calloc(n, sizeof(*w->open));
 	w->worst = calloc(w->top, sizeof(*w->worst));
 	*priv = w;
-	return w->idle && w->over && w->since && w->worst ? 0 : -ENOMEM;
+	return w->idle && w->over && w->open && w->worst ? 0 : -ENOMEM;
 }
 
 static int first_over(const struct wc *w)
@@ -72,27 +72,31 @@ static void keep_worst(struct wc *w, const struct episode *e)
 	w->worst[i] = *e;
 }
 
-static void start(struct wc *w, int cpu, uint64_t ts)
+/* An episode names the overloaded CPU it began with. */
+static void start(struct wc *w, int cpu, uint64_t ts, const struct sr_run *run)
 {
-	if (!w->since[cpu])
-		w->since[cpu] = ts ? ts : 1;
+	struct episode *e = &w->open[cpu];
+	int busy;
+
+	if (e->start)
+		return;
+	busy = first_over(w);
+	*e = (struct episode){ .cpu = cpu, .start = ts ? ts : 1, .busy_cpu = busy,
+			       .busy_nr = busy >= 0 ? run->state.rq[busy].nr_running : 0 };
 }
 
 static void stop(struct wc *w, int cpu, uint64_t ts, const struct sr_run *run)
 {
-	struct episode e = { .cpu = cpu, .start = w->since[cpu], .end = ts };
-	int busy;
+	struct episode e = w->open[cpu];
 
-	if (!w->since[cpu])
+	if (!e.start)
 		return;
-	w->since[cpu] = 0;
+	w->open[cpu].start = 0;
+	e.end = ts;
 	if (e.end - e.start < (uint64_t)run->opts.idle_threshold_ns) {
 		w->short_count++;
 		return;
 	}
-	busy = first_over(w);
-	e.busy_cpu = busy;
-	e.busy_nr = busy >= 0 ? run->state.rq[busy].nr_running : 0;
 	w->count++;
 	w->total_ns += e.end - e.start;
 	keep_worst(w, &e);
@@ -113,7 +117,7 @@ static void refresh(struct wc *w, int cpu, uint64_t ts, const struct sr_run *run
 	if (idle != w->idle[cpu]) {
 		w->idle[cpu] = idle;
 		if (idle && w->nr_over)
-			start(w, cpu, ts);
+			start(w, cpu, ts, run);
 		else if (!idle)
 			stop(w, cpu, ts, run);
 	}
@@ -123,7 +127,7 @@ static void refresh(struct wc *w, int cpu, uint64_t ts, const struct sr_run *run
 		if (!w->idle[c])
 			continue;
 		if (w->nr_over)
-			start(w, c, ts);
+			start(w, c, ts, run);
 		else
 			stop(w, c, ts, run);
 	}
@@ -198,7 +202,7 @@ static void wc_fini(void *priv)
 
 	free(w->idle);
 	free(w->over);
-	free(w->since);
+	free(w->open);
 	free(w->worst);
 	free(w);
 }

@@ -53,6 +53,15 @@ struct sr_run {
 
 int sr_run_open(struct sr_run *r, const struct sr_run_opts *o, struct sr_err *err);
 int sr_run_exec(struct sr_run *r, struct sr_err *err);
+/*
+ * The same run fed by hand (unit tests of analyses): @r zeroed, @info
+ * describing the trace (it must outlive the run), then events in order,
+ * then sr_run_end() with the trace's last timestamp.
+ */
+int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_trace_info *info,
+		struct sr_err *err);
+int sr_run_feed(struct sr_run *r, const struct sr_event *ev);
+void sr_run_end(struct sr_run *r, uint64_t end);
 /* Build the report object; NULL on ENOMEM. */
 json_t *sr_run_report(struct sr_run *r);
 void sr_run_close(struct sr_run *r);

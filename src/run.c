@@ -186,33 +186,30 @@ static int setup_analyses(struct sr_run *r, struct sr_err *err)
 	return 0;
 }
 
-int sr_run_open(struct sr_run *r, const struct sr_run_opts *o, struct sr_err *err)
+int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_trace_info *info,
+		struct sr_err *err)
 {
 	struct sr_state_cfg cfg;
 	int ret;
 
-	memset(r, 0, sizeof(*r));
 	r->opts = *o;
-	ret = sr_trace_open(&r->trace, o->path, err);
-	if (ret)
-		return ret;
-	r->info = sr_trace_info(r->trace);
+	r->info = info;
 	ret = setup_topology(r, err);
 	if (ret)
 		return ret;
 	ret = setup_policies(r, err);
 	if (ret)
 		return ret;
-	if (!r->info->has_format[SR_EV_SWITCH])
+	if (!info->has_format[SR_EV_SWITCH])
 		sr_run_warn(r, "no sched_switch format: task and runqueue state cannot be rebuilt; "
 			    "wakeups are classified unknown");
-	if (!r->info->has_format[SR_EV_WAKEUP] && r->info->has_format[SR_EV_WAKING])
+	if (!info->has_format[SR_EV_WAKEUP] && info->has_format[SR_EV_WAKING])
 		sr_run_warn(r, "no sched_wakeup format: placements cannot be seen; every "
 			    "sched_waking stays unpaired");
 	cfg = (struct sr_state_cfg){
-		.nr_cpus = r->info->nr_cpus, .topo = &r->topo,
+		.nr_cpus = info->nr_cpus, .topo = &r->topo,
 		.migration_cost_ns = o->migration_cost_ns, .hz = o->hz,
-		.has_waking = r->info->has_format[SR_EV_WAKING],
+		.has_waking = info->has_format[SR_EV_WAKING],
 		.nr_policies = r->nr_policies,
 		.hooks = { .data = r, .placement = hook_placement, .wakeup = hook_wakeup,
 			   .run = hook_run },
@@ -223,6 +220,33 @@ int sr_run_open(struct sr_run *r, const struct sr_run_opts *o, struct sr_err *er
 	return setup_analyses(r, err);
 }
 
+int sr_run_open(struct sr_run *r, const struct sr_run_opts *o, struct sr_err *err)
+{
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = sr_trace_open(&r->trace, o->path, err);
+	if (ret)
+		return ret;
+	return sr_run_init(r, o, sr_trace_info(r->trace), err);
+}
+
+int sr_run_feed(struct sr_run *r, const struct sr_event *ev)
+{
+	return on_event(ev, r);
+}
+
+void sr_run_end(struct sr_run *r, uint64_t end)
+{
+	sr_state_finish(&r->state, end);
+	if (r->info->has_format[SR_EV_WAKING] && !r->info->events[SR_EV_WAKING] &&
+	    r->info->events[SR_EV_WAKEUP])
+		sr_run_warn(r, "sched_waking format present but no sched_waking event: every "
+			    "sched_wakeup was counted unpaired");
+	if (!r->state.wc.cls[SR_W_PLACED] && !r->state.wc.cls[SR_W_RUNNABLE])
+		sr_run_warn(r, "no wakeup could be classified in this trace");
+}
+
 int sr_run_exec(struct sr_run *r, struct sr_err *err)
 {
 	int ret = sr_trace_iterate(r->trace, on_event, r, err);
@@ -231,13 +255,7 @@ int sr_run_exec(struct sr_run *r, struct sr_err *err)
 		return sr_err_set(err, ret, "out of memory while reading the trace");
 	if (ret)
 		return ret;
-	sr_state_finish(&r->state, r->info->last_ts);
-	if (r->info->has_format[SR_EV_WAKING] && !r->info->events[SR_EV_WAKING] &&
-	    r->info->events[SR_EV_WAKEUP])
-		sr_run_warn(r, "sched_waking format present but no sched_waking event: every "
-			    "sched_wakeup was counted unpaired");
-	if (!r->state.wc.cls[SR_W_PLACED] && !r->state.wc.cls[SR_W_RUNNABLE])
-		sr_run_warn(r, "no wakeup could be classified in this trace");
+	sr_run_end(r, r->info->last_ts);
 	return 0;
 }
 
