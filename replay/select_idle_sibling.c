@@ -4,7 +4,8 @@
  * (kernel/sched/fair.c, kernel/sched/core.c):
  *   idle_cpu() 4.9+, available_idle_cpu() 4.18+, sched_idle_cpu() 5.4+;
  *   the target / prev / per-CPU kthread (5.6+) / recent_used_cpu (4.16+)
- *   tests; select_idle_capacity() and asym_fits_capacity() (5.7+);
+ *   tests; select_idle_capacity() and asym_fits_capacity() (5.7+) over
+ *   sd_asym_cpucapacity (SD_ASYM_CPUCAPACITY_FULL from 5.14);
  *   and the dispatch to the era bodies of select_idle_sibling-{4.9,5.12,6.0}.c.
  * Not modelled: CONFIG_SCHED_CLUSTER (6.6+; our topology has no cluster
  * level), core scheduling cookies (5.14+), uclamp (utilisation is p->util_avg).
@@ -127,16 +128,18 @@ static const char *const chk_recent[] = {
 
 /* ---- asymmetric CPU capacity (5.7+) ---- */
 
+/* sd_asym_cpucapacity: from 5.14 the lowest level that sees every capacity. */
 static const struct sr_domain *asym_sd(const struct sr_sis *s, int cpu)
 {
-	return sr_lowest_flag_domain(s->t, cpu, SD_ASYM_CPUCAPACITY);
+	return sr_lowest_flag_domain(s->t, cpu, s->kver >= SR_KV(5, 14) ?
+				     SD_ASYM_CPUCAPACITY_FULL : SD_ASYM_CPUCAPACITY);
 }
 
 /* The sched_asym_cpucapacity static key: some domain spans CPUs of different capacity. */
 static bool asym_active(const struct sr_sis *s)
 {
 	for (int c = 0; c < s->t->nr_cpus; c++)
-		if (asym_sd(s, c))
+		if (sr_lowest_flag_domain(s->t, c, SD_ASYM_CPUCAPACITY))
 			return true;
 	return false;
 }

@@ -709,7 +709,7 @@ static void test_unknown_idle_hint(void **state)
 static void asym_topo(struct fx *f)
 {
 	for (int c = 0; c < f->t.nr_cpus; c++) {
-		f->t.cpu[c].sd[0].flags |= SD_ASYM_CPUCAPACITY;
+		f->t.cpu[c].sd[0].flags |= SD_ASYM_CPUCAPACITY | SD_ASYM_CPUCAPACITY_FULL;
 		f->rq[c].capacity = c < 2 ? 512 : 1024;
 	}
 	f->p.util_avg = 500;	/* 500 * 1280 = 640,000: fits 1024, not 512 */
@@ -739,6 +739,15 @@ static void test_asym_capacity(void **state)
 	set_busy(f, 0);
 	assert_int_equal(sis(f, 1, 1), 1);
 	assert_int_equal(f->d.decided_by, SR_BY_SIS_TARGET);
+	/* The capacity scan honours affinity. */
+	set_idle(f, 2, 1);
+	sr_mask_clear(&f->allowed);
+	sr_mask_set(&f->allowed, 0);
+	sr_mask_set(&f->allowed, 1);
+	f->ctx.allowed = &f->allowed;
+	assert_int_equal(sis(f, 1, 1), 1);
+	f->ctx.allowed = NULL;
+	set_busy(f, 2);
 	/* 5.4: no asymmetric path. */
 	set_idle(f, 0, 1);
 	set_kver(f, SR_KV(5, 4));
@@ -846,6 +855,10 @@ static void test_numa_rules_both_ways(void **state)
 	struct fx *f = w18(SR_KV(5, 11), 40);
 
 	assert_int_equal(fic(f, 1, 0), 127);		/* 40 >= 32: spread */
+	set_kver(f, SR_KV(6, 0));			/* 41 > 8: imbalance 40 kept */
+	assert_int_equal(fic(f, 1, 0), 127);
+	assert_int_equal(val(step_of(&f->d.trail, "find_idlest_group", "adjust_numa", 0),
+			     "adjusted"), 40);
 	set_kver(f, SR_KV(5, 10));
 	assert_int_equal(fic(f, 1, 0), 40);		/* local has idle CPUs: stay */
 	fx_free(f);
@@ -891,6 +904,11 @@ static void test_find_idlest_group_cpu(void **state)
 	s = step_of(&f->d.trail, "find_idlest_group_cpu", NULL, 0);
 	assert_string_equal(s->check, "least loaded");
 	assert_int_equal(s->cpu, 2);
+	/* No stamp and nothing busy: this_cpu itself, and the walk goes down a level. */
+	f->rq[2] = (struct sr_rq){ .capacity = 1024 };
+	assert_int_equal(fic(f, 1, 0), 0);
+	assert_int_equal(step_of(&f->d.trail, "find_idlest_group_cpu", NULL, 0)->cpu, 0);
+	assert_int_equal(val(step_of(&f->d.trail, "find_idlest_group", NULL, 1), "level"), 0);
 	fx_free(f);
 }
 
@@ -1089,6 +1107,7 @@ static void test_w19_from_topology(void **state)
 	assert_int_equal(sr_llc_imbalance_wu(&in, &v), 0);
 	assert_false(v.wu_applies);
 	assert_int_equal(sr_llc_imb_domain(&t, 8, 3, SR_KV(6, 12), &in), -EINVAL);
+	assert_int_equal(sr_llc_imb_domain(NULL, 8, 1, SR_KV(6, 12), &in), -EINVAL);
 	sr_topo_free(&t);
 }
 
@@ -1185,6 +1204,113 @@ static void test_wu_not_reached(void **state)
 	assert_int_equal(sr_llc_imbalance_wu(NULL, &v), -EINVAL);
 }
 
+/* 5.4's select_idle_smt() also falls back to a sched-idle sibling; affinity is honoured. */
+static void test_smt_sched_idle_and_affinity(void **state)
+{
+	struct fx *f = fx_new("cores-per-llc=4,threads=2", SR_KV(5, 4), 0, 0);
+
+	set_sched_idle(f, 1);		/* select_idle_cpu() runs out and loses it (5.4) */
+	assert_int_equal(sis(f, 0, 0), 1);
+	assert_int_equal(f->d.decided_by, SR_BY_SIS_SMT);
+	/* 5.12: Rik's select_idle_smt(prev) skips a sibling the task may not use. */
+	set_kver(f, SR_KV(5, 12));
+	f->pol.knobs.features = F_PROP;
+	set_idle(f, 1, 1);
+	sr_mask_clear(&f->allowed);
+	for (int c = 0; c < 8; c++)
+		if (c != 1)
+			sr_mask_set(&f->allowed, c);
+	f->ctx.allowed = &f->allowed;
+	set_idle(f, 2, 1);
+	assert_int_equal(sis(f, 0, 0), 2);
+	assert_string_equal(step_of(&f->d.trail, "select_idle_smt", NULL, 0)->result, "none");
+	/* Lost events on the chosen CPU carry into the decision. */
+	f->rq[2].uncertain = true;
+	assert_int_equal(sis(f, 0, 0), 2);
+	assert_true(f->d.depends & SR_DEP_LOST_EVENTS);
+	fx_free(f);
+}
+
+/* Groups of several CPUs: more idle CPUs win; misfit groups by capacity; flags and affinity. */
+static void test_find_idlest_group_choice(void **state)
+{
+	struct fx *f = fx_new("llcs-per-socket=3,cores-per-llc=2", SR_KV(6, 0), F_UTIL, 0);
+
+	f->ctx.kind = SR_WAKE_FORK;
+	set_idle(f, 2, 10);		/* {2, 3}: one idle */
+	set_idle(f, 4, 20);		/* {4, 5}: two idle */
+	set_idle(f, 5, 30);
+	assert_int_equal(fic(f, 1, 0), 5);
+	/* A CPU the task may not use is skipped inside the chosen group. */
+	sr_mask_clear(&f->allowed);
+	for (int c = 0; c < 6; c++)
+		if (c != 5)
+			sr_mask_set(&f->allowed, c);
+	f->ctx.allowed = &f->allowed;
+	f->rq[5].uncertain = true;
+	assert_int_equal(fic(f, 1, 0), 4);
+	assert_false(f->d.depends & SR_DEP_LOST_EVENTS);
+	f->ctx.allowed = NULL;
+	assert_int_equal(fic(f, 1, 0), 5);
+	assert_true(f->d.depends & SR_DEP_LOST_EVENTS);
+	/* Only the local group allowed: no idlest group at any level. */
+	sr_mask_clear(&f->allowed);
+	sr_mask_set(&f->allowed, 0);
+	f->ctx.allowed = &f->allowed;
+	assert_int_equal(fic(f, 1, 0), 0);
+	assert_string_equal(step_of(&f->d.trail, "find_idlest_group", NULL, 0)->check,
+			    "no idlest group");
+	/* A level without SD_BALANCE_FORK is passed over. */
+	f->ctx.allowed = NULL;
+	for (int c = 0; c < 6; c++)
+		f->t.cpu[c].sd[1].flags &= ~SD_BALANCE_FORK;
+	assert_int_equal(fic(f, 1, 0), 0);	/* MC {0, 1}: both busy, stay */
+	set_idle(f, 1, 5);
+	assert_int_equal(fic(f, 1, 0), 1);
+	fx_free(f);
+	/* Two misfit candidates: the larger capacity replaces the first. */
+	f = fx_new("cpus=4", SR_KV(6, 0), F_UTIL, 0);
+	f->ctx.kind = SR_WAKE_FORK;
+	asym_topo(f);
+	f->p.util_avg = 700;
+	f->rq[1].capacity = 600;
+	f->rq[2].capacity = 768;
+	for (int c = 0; c < 4; c++)
+		set_idle(f, c, 10 + c);
+	sr_mask_clear(&f->allowed);
+	for (int c = 0; c < 3; c++)
+		sr_mask_set(&f->allowed, c);
+	f->ctx.allowed = &f->allowed;
+	assert_int_equal(fic(f, 0, 0), 2);
+	fx_free(f);
+	/* imb_numa_nr floor of 1 (6.0+) on a small node. */
+	f = small_numa(SR_KV(6, 0));
+	assert_int_equal(sr_imb_numa_nr(&f->t, 0, 1, SR_KV(6, 0)), 1);	/* 2 >> 3 = 0 -> 1 */
+	assert_int_equal(sr_imb_numa_nr(&f->t, 0, 1, SR_KV(5, 19)), 0);	/* 2 >> 2 */
+	fx_free(f);
+}
+
+/* The waker's CPU without an LLC domain: select_idle_cpu() bails out (sd_llc(this)). */
+static void test_waker_without_llc(void **state)
+{
+	static const unsigned int kv[] = { SR_KV(4, 19), SR_KV(5, 15), SR_KV(6, 0) };
+	struct fx *f = fx_new("cpus=8", SR_KV(4, 19), F_PROP, 0);
+
+	f->t.cpu[0].sd[0].flags &= ~SD_SHARE_PKG_RESOURCES;
+	set_idle(f, 6, 1);
+	for (size_t i = 0; i < SR_ARRAY_SIZE(kv); i++) {
+		set_kver(f, kv[i]);
+		assert_int_equal(sis(f, 5, 5), 5);
+	}
+	/* 6.1+ look at sd_llc(this) only for SIS_PROP. */
+	set_kver(f, SR_KV(6, 1));
+	f->pol.knobs.features = F_UTIL;
+	assert_int_equal(sis(f, 5, 5), 6);
+	f->pol.knobs.features = F_UTIL | F_PROP;
+	assert_int_equal(sis(f, 5, 5), 5);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1217,6 +1343,9 @@ int main(void)
 		cmocka_unit_test(test_find_idlest_exec_vs_fork),
 		cmocka_unit_test(test_find_idlest_affinity_and_misfit),
 		cmocka_unit_test(test_find_idlest_bad_input),
+		cmocka_unit_test(test_smt_sched_idle_and_affinity),
+		cmocka_unit_test(test_find_idlest_group_choice),
+		cmocka_unit_test(test_waker_without_llc),
 		cmocka_unit_test(test_group_classify),
 		cmocka_unit_test(test_w19_wu_verdict),
 		cmocka_unit_test(test_w19_from_topology),
