@@ -44,7 +44,7 @@ Q :=
 quiet =
 endif
 
-.PHONY: all check check-all unit golden robustness oracle valgrind bench install clean
+.PHONY: all check check-all unit golden robustness oracle valgrind bench fidelity install clean
 
 all: $(BIN)
 
@@ -91,6 +91,10 @@ $(BUILD)/bare-read: tests/bench/bare-read.c
 
 bench: $(BIN) $(BUILD)/bare-read
 	$(Q)tests/bench.sh $(BIN) $(BUILD)/bare-read
+
+# How often the recording kernel's preset reproduces the kernel's choice (not a test).
+fidelity: $(BIN)
+	$(Q)tests/fidelity.py $(BIN) --json $(BUILD)/fidelity.json
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR)

@@ -20,7 +20,8 @@ struct tally {
 };
 
 struct pol_stats {
-	struct tally all, moved;		/* moved: the kernel chose other than prev */
+	struct tally any, any_moved;		/* every answer, determined or not (sync=0 one) */
+	struct tally all, moved;		/* determined; moved: the kernel did not keep prev */
 	uint64_t undetermined, undet_match_either;
 	uint64_t failed;			/* the model refused its input */
 	struct tally by[SR_BY_NR_DECIDERS];
@@ -69,6 +70,12 @@ static void count_one(struct pol_stats *ps, const struct sr_brief *b, const stru
 	if (b->cpu < 0) {
 		ps->failed++;
 		return;
+	}
+	ps->any.match += b->cpu == w->cpu;
+	ps->any.miss += b->cpu != w->cpu;
+	if (moved) {
+		ps->any_moved.match += b->cpu == w->cpu;
+		ps->any_moved.miss += b->cpu != w->cpu;
 	}
 	if (!b->determined || w->uncertain) {
 		ps->undetermined++;
@@ -128,8 +135,9 @@ static json_t *policy_json(const struct sr_policy *pol, const struct pol_stats *
 		if (ps->dep[i])
 			json_object_set_new(dep, sr_dep_name(1u << i),
 					    json_integer((json_int_t)ps->dep[i]));
-	return json_pack("{s:s, s:s?, s:o, s:o, s:{s:I, s:I, s:o}, s:I, s:o, s:o}",
+	return json_pack("{s:s, s:s?, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:o}, s:I, s:o, s:o}",
 			 "policy", pol->name, "kernel_range", pol->kernel_range,
+			 "all", tally_json(&ps->any), "all_moved", tally_json(&ps->any_moved),
 			 "determined", tally_json(&ps->all), "moved", tally_json(&ps->moved),
 			 "undetermined", "count", (json_int_t)ps->undetermined,
 			 "either_answer_matches", (json_int_t)ps->undet_match_either,

@@ -16,6 +16,11 @@ extern const struct sr_policy_ops sr_srqf_2638_ops;	/* 2.6.38-3.0: Turner effect
 /* replay/select_task_rq_fair-4.14.c: the 4.14 - 6.18 wakeup path (variants by knobs.kver). */
 extern const struct sr_policy_ops sr_srqf_414_ops;
 
+/* replay/naive.c: version-less baselines (fidelity reports compare against them). */
+extern const struct sr_policy_ops sr_naive_prev_ops;
+extern const struct sr_policy_ops sr_naive_waker_ops;
+extern const struct sr_policy_ops sr_naive_idle_first_ops;
+
 /*
  * replay/select_idle_sibling-*.c, dispatching on pol->knobs.kver and features:
  * 4.9-5.11 multi-pass, 5.12-5.19 single pass (+ SR_F_SIS_SMT_WEIGHT), 6.0+ SIS_UTIL.

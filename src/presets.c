@@ -119,6 +119,14 @@ static const struct preset_entry presets[] = {
 	    "wake_wide(galbraith) + wake_affine_idle(6.15 delayed-aware sync)/weight + " SIS_E,
 	    "6.18: wake_affine_idle's sync test ignores delayed-dequeue entities", false,
 	    &sr_srqf_414_ops, KNOBS(SR_KV(6, 18), F_60, true) }, 0 },
+	/* Baselines, no kernel: never picked for a release (patched = true). */
+	{ { "naive-prev", "-", "prev_cpu", "baseline: the task stays where it last ran", true,
+	    &sr_naive_prev_ops, KNOBS(0, 0, false) }, 0 },
+	{ { "naive-waker", "-", "this_cpu", "baseline: every wakeup is pulled to the waker's CPU",
+	    true, &sr_naive_waker_ops, KNOBS(0, 0, false) }, 0 },
+	{ { "naive-idle-first", "-", "idle prev, else idle waker CPU, else first idle CPU",
+	    "baseline: the first idle CPU, prev and the waker's first", true,
+	    &sr_naive_idle_first_ops, KNOBS(0, 0, false) }, 0 },
 };
 
 #define FEAT(n, bit, lo, hi, desc) { n, SR_KNOB_FEATURE, bit, 0, 0, 0, 1, lo, hi, desc }

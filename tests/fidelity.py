@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""make fidelity: how often the model of the recording kernel reproduces the kernel's choice.
+
+For every fixture trace: the share of placed wakeups where the preset matching the recorded
+kernel picks the kernel's actual CPU — overall, on wakeups the kernel moved (actual != prev),
+and split into determined / undetermined decisions — next to naive predictors (always prev,
+always the waker's CPU, idle-first).  For the misses: the model step that decided, and the
+unobservable inputs the undetermined ones depend on.  Prints a table, writes JSON.
+
+usage: tests/fidelity.py BIN [--json OUT] [TRACE...]
+Each trace's topology: a machine/ directory beside it (fixtures/qemu/<topology>/machine/),
+else fixtures/machine-local/ for traces recorded on this machine, else assumed flat.
+"""
+import json
+import os
+import subprocess
+import sys
+
+NAIVE = ["naive-prev", "naive-waker", "naive-idle-first"]
+
+
+def topology_for(trace):
+    here = os.path.join(os.path.dirname(trace), "machine")
+    if os.path.isdir(here):
+        return here
+    local = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures",
+                         "machine-local")
+    if os.path.isdir(local) and os.path.dirname(os.path.abspath(trace)).endswith("fixtures"):
+        return os.path.normpath(local)
+    return None
+
+
+def analyze(binary, trace, topo, policies):
+    cmd = [binary, "analyze", trace]
+    if topo:
+        cmd += ["--topology", topo]
+    for p in policies:
+        cmd += ["--policy", p]
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if out.returncode:
+        raise RuntimeError(out.stderr.strip())
+    return json.loads(out.stdout)
+
+
+def ratio(t):
+    n = t["match"] + t["miss"]
+    return (t["match"] / n, n) if n else (None, 0)
+
+
+def preset_of(binary, trace, topo):
+    rep = analyze(binary, trace, topo, [])
+    return rep["divergence"]["policies"][0]["policy"], rep
+
+
+def one(binary, trace):
+    topo = topology_for(trace)
+    preset, _ = preset_of(binary, trace, topo)
+    rep = analyze(binary, trace, topo, [preset] + NAIVE)
+    pols = {p["policy"]: p for p in rep["divergence"]["policies"]}
+    m = pols[preset]
+    misses = {k: v["miss"] for k, v in m["by_step"].items() if v["miss"]}
+    return {
+        "trace": os.path.relpath(trace),
+        "topology": topo or "assumed flat",
+        "kernel": rep["trace"]["kernel"]["release"],
+        "preset": preset,
+        "placed": rep["wakeups"]["placed"],
+        "moved": m["all_moved"]["match"] + m["all_moved"]["miss"],
+        "model": {
+            "all": ratio(m["all"])[0],
+            "moved": ratio(m["all_moved"])[0],
+            "determined": ratio(m["determined"])[0],
+            "determined_share": (m["determined"]["match"] + m["determined"]["miss"]) /
+                                max(1, rep["wakeups"]["placed"]),
+            "determined_moved": ratio(m["moved"])[0],
+            "undetermined": m["undetermined"]["count"],
+            "undetermined_either_matches": m["undetermined"]["either_answer_matches"],
+        },
+        "naive": {n: {"all": ratio(pols[n]["all"])[0], "moved": ratio(pols[n]["all_moved"])[0]}
+                  for n in NAIVE},
+        "misses_by_step": misses,
+        "misses_by_relation": m["misses_by_relation"],
+        "undetermined_depends_on": m["undetermined"]["depends_on"],
+    }
+
+
+def pct(x):
+    return "   -  " if x is None else f"{100 * x:5.1f}%"
+
+
+def main(argv):
+    binary = argv[1]
+    out = None
+    traces = []
+    i = 2
+    while i < len(argv):
+        if argv[i] == "--json":
+            out = argv[i + 1]
+            i += 2
+        else:
+            traces.append(argv[i])
+            i += 1
+    if not traces:
+        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures")
+        for d, _, files in sorted(os.walk(root)):
+            traces += [os.path.join(d, f) for f in sorted(files) if f.endswith(".dat")]
+    rows = []
+    for t in traces:
+        try:
+            rows.append(one(binary, t))
+        except (RuntimeError, KeyError, json.JSONDecodeError) as e:
+            print(f"{os.path.relpath(t)}: skipped ({e})", file=sys.stderr)
+    print(f"{'trace':44} {'preset':12} {'placed':>6} {'model':>6} {'moved':>6} "
+          f"{'det%':>6} {'det ok':>6} | {'prev':>6} {'waker':>6} {'idle1st':>6} | moved: "
+          f"{'prev':>6} {'waker':>6} {'idle1st':>6}")
+    for r in rows:
+        m, nv = r["model"], r["naive"]
+        print(f"{r['trace'][-44:]:44} {r['preset']:12} {r['placed']:6} {pct(m['all'])} "
+              f"{pct(m['moved'])} {pct(m['determined_share'])} {pct(m['determined'])} | "
+              f"{pct(nv['naive-prev']['all'])} {pct(nv['naive-waker']['all'])} "
+              f"{pct(nv['naive-idle-first']['all'])} |        "
+              f"{pct(nv['naive-prev']['moved'])} {pct(nv['naive-waker']['moved'])} "
+              f"{pct(nv['naive-idle-first']['moved'])}")
+    print("\nmodel misses by deciding step, and what undetermined decisions depend on:")
+    for r in rows:
+        print(f"  {r['trace'][-44:]:44} misses {r['misses_by_step'] or '{}'}; "
+              f"relation {dict((k, v) for k, v in r['misses_by_relation'].items() if v)}; "
+              f"undetermined {r['model']['undetermined']} on {r['undetermined_depends_on']}")
+    if out:
+        with open(out, "w") as f:
+            json.dump({"fixtures": rows}, f, indent=2)
+        print(f"\nwrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
