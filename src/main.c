@@ -21,8 +21,8 @@ static const struct sr_cmd commands[] = {
 	{ "policies", cmd_policies, 0, "[--json]", "list placement model presets and their knobs" },
 	{ "topology", cmd_not_yet, SR_CMD_NOT_YET, "[--root DIR] [--json]",
 	  "print the machine topology understood" },
-	{ "record", cmd_not_yet, SR_CMD_NEEDS_TRACEFS | SR_CMD_NOT_YET,
-	  "-o FILE -- COMMAND...", "record a trace and a machine snapshot" },
+	{ "record", cmd_record, SR_CMD_NEEDS_TRACEFS,
+	  "-o FILE [options] -- COMMAND...", "record a trace and a machine snapshot" },
 };
 
 int sr_cli_error(const struct sr_cli *cli, int code, const char *fmt, ...)
