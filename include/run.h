@@ -47,6 +47,7 @@ struct sr_run {
 	const struct sr_analysis_ops *const *an;
 	void **an_priv;
 	int nr_an;
+	int nr_silent;			/* CPUs without any event */
 	char warnings[SR_MAX_WARNINGS][160];
 	int nr_warnings;
 };

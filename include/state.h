@@ -120,6 +120,13 @@ struct sr_state_cfg {
 	int hz;				/* CONFIG_HZ for record_wakee's decay */
 	bool has_waking;		/* the trace has sched_waking: pair with it */
 	int nr_policies;
+	/*
+	 * Per CPU, what the trace says of its start (first_pid, first_ts), or
+	 * NULL: every CPU unknown until its first sched_switch.  A CPU with no
+	 * record at all is taken as idle from @start on.
+	 */
+	const struct sr_cpu_ingest *initial;
+	uint64_t start;
 	struct sr_state_hooks hooks;
 };
 

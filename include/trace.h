@@ -62,6 +62,8 @@ struct sr_lost_window {
 };
 
 struct sr_cpu_ingest {
+	int first_pid;			/* common_pid of its first record: current at the start;
+					 * -1: the CPU has no record at all */
 	uint64_t first_ts, last_ts;
 	uint64_t records;
 	long long lost;			/* sum of known counts */

@@ -206,8 +206,14 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 	if (!info->has_format[SR_EV_WAKEUP] && info->has_format[SR_EV_WAKING])
 		sr_run_warn(r, "no sched_wakeup format: placements cannot be seen; every "
 			    "sched_waking stays unpaired");
+	for (int c = 0; c < info->nr_cpus; c++)
+		r->nr_silent += info->cpu[c].first_pid < 0;
+	if (r->nr_silent)
+		sr_run_warn(r, "%d CPU(s) have no event at all: assumed idle throughout (a task "
+			    "running there without any sched event would be missed)", r->nr_silent);
 	cfg = (struct sr_state_cfg){
 		.nr_cpus = info->nr_cpus, .topo = &r->topo,
+		.initial = info->cpu, .start = info->first_ts,
 		.migration_cost_ns = o->migration_cost_ns, .hz = o->hz,
 		.has_waking = info->has_format[SR_EV_WAKING],
 		.nr_policies = r->nr_policies,

@@ -677,9 +677,19 @@ int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg)
 		return -ENOMEM;
 	}
 	for (int c = 0; c < cfg->nr_cpus; c++) {
+		const struct sr_cpu_ingest *in = cfg->initial ? &cfg->initial[c] : NULL;
+		int curr = in ? (in->first_pid >= 0 ? in->first_pid : 0) : -1;
+
 		s->rq[c].capacity = SR_CAPACITY_SCALE;
 		s->rq[c].avg_idle = AVG_IDLE_MAX_NS;
-		s->rq[c].uncertain = true;	/* until its first sched_switch */
+		s->rq[c].uncertain = curr < 0;	/* else until its first sched_switch */
+		if (curr < 0)
+			continue;
+		/* Known from its first record on: the task itself stays unknown until it switches. */
+		s->cpu[c].curr_known = true;
+		s->cpu[c].since = in->first_pid >= 0 ? in->first_ts : cfg->start;
+		s->rq[c].curr_pid = curr;
+		s->rq[c].idle_since = curr ? 0 : s->cpu[c].since;
 	}
 	return 0;
 }

@@ -17,6 +17,7 @@
 
 /* Exported by libtracecmd.so.1 but declared only in its private header. */
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
+int tracecmd_set_cpu_to_timestamp(struct tracecmd_input *handle, int cpu, unsigned long long ts);
 const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 
@@ -213,6 +214,26 @@ static int build_type_map(struct sr_trace *t)
 }
 
 /*
+ * Whoever a CPU's first record names as current was running since the
+ * trace began: nothing switched before it.  Peek at it, then rewind.
+ */
+static void read_first_pids(struct sr_trace *t)
+{
+	for (int cpu = 0; cpu < t->info.nr_cpus; cpu++) {
+		struct tep_record *rec = tracecmd_read_cpu_first(t->handle, cpu);
+
+		t->info.cpu[cpu].first_pid = rec ? tep_data_pid(t->tep, rec) : -1;
+		if (rec) {
+			t->info.cpu[cpu].first_ts = rec->ts;
+			if (!t->info.first_ts || rec->ts < t->info.first_ts)
+				t->info.first_ts = rec->ts;
+			tracecmd_free_record(rec);
+		}
+		tracecmd_set_cpu_to_timestamp(t->handle, cpu, 0);
+	}
+}
+
+/*
  * libtracecmd 1.3 printf()s "File possibly truncated" to stdout, where our
  * report goes; keep stdout clean while it initialises the data.
  */
@@ -287,6 +308,7 @@ int sr_trace_open(struct sr_trace **out, const char *path, struct sr_err *err)
 				 "trace: nothing to analyse (record with -e sched)", path);
 		goto out_err;
 	}
+	read_first_pids(t);
 	if (build_type_map(t)) {
 		ret = sr_err_set(err, -ENOMEM, "out of memory");
 		goto out_err;

@@ -432,8 +432,15 @@ def main(argv=None):
         else:
             source = (ln.rstrip("\n") for ln in proc.stdout)
 
+    # The task current on each CPU when the trace starts is the common pid of that CPU's
+    # first event (nothing switched before it): read all lines first to know it.
+    lines_all = list(source)
     oracle = Oracle(has_waking, args.migration_cost)
-    for line in source:
+    for line in lines_all:
+        m = HEADER_RE.match(line)
+        if m and int(m.group("cpu")) not in oracle.curr:
+            oracle.curr[int(m.group("cpu"))] = int(m.group("pid"))
+    for line in lines_all:
         oracle.feed_line(line)
 
     if proc is not None:

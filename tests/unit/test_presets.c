@@ -47,6 +47,9 @@ static const struct {
 	  false },
 	{ "linux-6.18", &sr_srqf_414_ops, SR_KV(6, 18), WA | SR_F_SIS_UTIL | SR_F_TTWU_QUEUE,
 	  false },
+	{ "naive-prev", &sr_naive_prev_ops, 0, 0, true },
+	{ "naive-waker", &sr_naive_waker_ops, 0, 0, true },
+	{ "naive-idle-first", &sr_naive_idle_first_ops, 0, 0, true },
 };
 
 /* Every preset the project needs, with its kernel's features.h defaults. */
@@ -66,6 +69,7 @@ static void test_presets_table(void **state)
 		assert_int_equal(p->knobs.sis_min_loops, 2);
 		assert_int_equal(p->knobs.hot_imbalance_pct, 150);
 		assert_int_equal(p->knobs.sis_avg_scan_cost_ns, 2000);
+		/* baselines (kver 0) model no kernel: no autogroup */
 		assert_int_equal(p->knobs.autogroup, p->knobs.kver > SR_KV3(2, 6, 37));
 		assert_true(p->kernel_range[0] && p->parts[0] && p->description[0]);
 	}
