@@ -27,6 +27,7 @@ struct sr_run_opts {
 	const char *policies[SR_MAX_POLICIES];
 	int nr_policies;
 	int top;			/* bound on report lists */
+	bool root_cgroup;		/* --assume-root-cgroup */
 	const char *decisions;		/* NDJSON stream of every placed wakeup, or NULL */
 	int64_t idle_threshold_ns;	/* work conservation: shortest episode reported */
 	/* explain: the wakeup of pid at (nearest to) at_ns, or the index-th placed wakeup */

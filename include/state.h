@@ -65,6 +65,7 @@ struct sr_task {
 	int pend_cpu, pend_prev, pend_waker;
 	enum sr_wclass pend_cls;
 	int pend_migrations;
+	int pend_ttwu_cpu;		/* CPU whose wakelist we assume holds it, -1 none */
 	bool pend_prev_idle;		/* prev CPU idle at the sched_waking */
 	struct sr_brief *dec;		/* nr_policies answers, allocated on first use */
 	struct sr_wake_note note;
@@ -100,6 +101,7 @@ struct sr_cpu_state {
 	uint64_t idle_ns, busy_ns, unknown_ns;
 	double nr_running_ns;		/* ∫ nr_running dt over known time */
 	uint64_t resyncs;		/* queued tasks dropped at an idle switch */
+	unsigned int ttwu_pending;	/* wakeups assumed queued on this CPU's wakelist */
 	uint64_t mismatches;		/* switches whose prev was not the task seen switched in */
 };
 
@@ -119,6 +121,7 @@ struct sr_state_cfg {
 	int64_t migration_cost_ns;
 	int hz;				/* CONFIG_HZ for record_wakee's decay */
 	bool has_waking;		/* the trace has sched_waking: pair with it */
+	bool root_cgroup;		/* the user vouches every task is in the root group */
 	int nr_policies;
 	/*
 	 * Per CPU, what the trace says of its start (first_pid, first_ts), or

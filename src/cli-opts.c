@@ -11,7 +11,7 @@
 
 enum {
 	OPT_MIGRATION_COST = 256, OPT_HZ, OPT_TOPOLOGY, OPT_POLICY, OPT_TOP, OPT_COMPACT,
-	OPT_DECISIONS, OPT_IDLE_THRESHOLD, OPT_PID, OPT_AT, OPT_WAKEUP, OPT_JSON,
+	OPT_DECISIONS, OPT_IDLE_THRESHOLD, OPT_PID, OPT_AT, OPT_WAKEUP, OPT_JSON, OPT_ROOT_CGROUP,
 };
 
 struct opt_desc {
@@ -32,6 +32,9 @@ static const struct opt_desc opts[] = {
 	{ { "policy", required_argument, NULL, OPT_POLICY }, SR_O_RUN,
 	  "--policy P           placement policy P[:KNOB=V,...] (repeatable; see 'schedreplay\n"
 	  "                     policies'); default: the preset of the recorded kernel" },
+	{ { "assume-root-cgroup", no_argument, NULL, OPT_ROOT_CGROUP }, SR_O_RUN,
+	  "--assume-root-cgroup every task is in the root task group (no cpu cgroup controller,\n"
+	  "                     autogroup off): cgroup shares stop being an unknown input" },
 	{ { "top", required_argument, NULL, OPT_TOP }, SR_O_RUN,
 	  "--top N              bound lists in the output (default 10)" },
 	{ { "output", required_argument, NULL, 'o' }, SR_O_OUTPUT,
@@ -145,6 +148,9 @@ static int take(const struct sr_cli *cli, int c, const char *arg, struct sr_run_
 		return 0;
 	case OPT_COMPACT:
 		out->compact = true;
+		return 0;
+	case OPT_ROOT_CGROUP:
+		o->root_cgroup = true;
 		return 0;
 	case OPT_JSON:
 		out->json = true;

@@ -206,6 +206,10 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 	if (!info->has_format[SR_EV_WAKEUP] && info->has_format[SR_EV_WAKING])
 		sr_run_warn(r, "no sched_wakeup format: placements cannot be seen; every "
 			    "sched_waking stays unpaired");
+	if (o->root_cgroup)
+		sr_run_warn(r, "--assume-root-cgroup: every task taken to be in the root task group "
+			    "(no cgroup cpu controller, autogroup off); decisions no longer depend on "
+			    "cgroup shares");
 	for (int c = 0; c < info->nr_cpus; c++)
 		r->nr_silent += info->cpu[c].first_pid < 0;
 	if (r->nr_silent)
@@ -216,6 +220,7 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		.initial = info->cpu, .start = info->first_ts,
 		.migration_cost_ns = o->migration_cost_ns, .hz = o->hz,
 		.has_waking = info->has_format[SR_EV_WAKING],
+		.root_cgroup = o->root_cgroup,
 		.nr_policies = r->nr_policies,
 		.hooks = { .data = r, .placement = hook_placement, .wakeup = hook_wakeup,
 			   .run = hook_run },

@@ -77,6 +77,7 @@ static void task_reset(struct sr_task *t, int pid, uint64_t now)
 	t->v.cpu = -1;
 	t->v.recent_used_cpu = -1;
 	t->last_out_cpu = -1;
+	t->pend_ttwu_cpu = -1;
 	t->first_seen = now;
 	t->pelt_ts = now;
 }
@@ -273,6 +274,39 @@ static void track_wakee(struct sr_state *s, struct sr_task *waker, struct sr_tas
 	record_wakee(&waker->v, &p->v, jiffies, (unsigned int)s->cfg.hz, llc);
 }
 
+/*
+ * ttwu_queue(): a wakeup to another CPU that is idle (6.0+) or in another
+ * LLC goes through that CPU's wakelist, and the target reads as busy
+ * (rq->ttwu_pending) until it runs the list and emits sched_wakeup there
+ * — milliseconds on an overcommitted VM.  Until a sched_migrate_task names
+ * the target, the task is assumed to stay on prev.
+ */
+static void ttwu_unmark(struct sr_state *s, struct sr_task *p)
+{
+	int cpu = p->pend_ttwu_cpu;
+
+	if (cpu < 0)
+		return;
+	p->pend_ttwu_cpu = -1;
+	if (s->cpu[cpu].ttwu_pending && !--s->cpu[cpu].ttwu_pending)
+		s->rq[cpu].ttwu_pending = false;
+}
+
+static void ttwu_mark(struct sr_state *s, struct sr_task *p, int waker_cpu, int target)
+{
+	const struct sr_rq *rq;
+
+	ttwu_unmark(s, p);
+	if (!cpu_ok(s, target) || !cpu_ok(s, waker_cpu) || target == waker_cpu)
+		return;
+	rq = &s->rq[target];
+	if ((rq->curr_pid || rq->nr_running) && sr_cpus_share_cache(s->cfg.topo, waker_cpu, target))
+		return;
+	p->pend_ttwu_cpu = target;
+	s->cpu[target].ttwu_pending++;
+	s->rq[target].ttwu_pending = true;
+}
+
 static bool cpu_uncertain(const struct sr_state *s, int cpu)
 {
 	return cpu_ok(s, cpu) && s->rq[cpu].uncertain;
@@ -330,7 +364,9 @@ static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_
 		task_pelt(s, waker, s->now);
 		ctx.curr = &waker->v;
 	}
-	ctx.unknown = SR_DEP_CGROUP | SR_DEP_IDLE_HINT | SR_DEP_SCAN_COST;
+	ctx.unknown = SR_DEP_IDLE_HINT | SR_DEP_SCAN_COST;
+	if (!s->cfg.root_cgroup)
+		ctx.unknown |= SR_DEP_CGROUP;
 	if (!p->v.pelt_warm || (waker && !waker->v.pelt_warm))
 		ctx.unknown |= SR_DEP_PELT_WARMUP;
 	if (s->cfg.topo->source == SR_TOPO_ASSUMED_FLAT)
@@ -344,9 +380,11 @@ static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_
 static int on_waking(struct sr_state *s, const struct sr_event *ev)
 {
 	struct sr_task *p = task_get(s, ev->pid);
+	int ret = 0;
 
 	if (!p)
 		return 0;
+	ttwu_unmark(s, p);
 	if (p->pending)
 		s->wc.unpaired++;
 	task_set_prio(s, p, ev->prio);
@@ -365,9 +403,10 @@ static int on_waking(struct sr_state *s, const struct sr_event *ev)
 
 		if (waker && waker != p)
 			track_wakee(s, waker, p, ev->cpu);
-		return run_placement(s, p, ev);
+		ret = run_placement(s, p, ev);
+		ttwu_mark(s, p, ev->cpu, ev->target_cpu);
 	}
-	return 0;
+	return ret;
 }
 
 static int emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
@@ -437,6 +476,7 @@ static int on_wakeup(struct sr_state *s, const struct sr_event *ev)
 
 	if (!p)
 		return 0;
+	ttwu_unmark(s, p);
 	task_set_prio(s, p, ev->prio);
 	if (p->pending) {
 		ret = emit_wakeup(s, p, ev, true);
@@ -584,8 +624,12 @@ static void on_migrate(struct sr_state *s, const struct sr_event *ev)
 	if (!p || !cpu_ok(s, ev->dest_cpu))
 		return;
 	task_set_prio(s, p, ev->prio);
-	if (p->pending)
+	if (p->pending) {
 		p->pend_migrations++;
+		/* emitted on the waker's CPU right after selection: now the target is known */
+		if (p->pend_ttwu_cpu >= 0 || p->pend_cls == SR_W_PLACED)
+			ttwu_mark(s, p, p->pend_cpu, ev->dest_cpu);
+	}
 	task_move(s, p, p->state, ev->dest_cpu);
 }
 
@@ -597,6 +641,7 @@ static void on_fork(struct sr_state *s, const struct sr_event *ev)
 	if (child) {
 		/* pid reuse: the old task is gone; forget it, uncounted. */
 		s->pid_reuse++;
+		ttwu_unmark(s, child);
 		if (on_rq(child->state))
 			task_move(s, child, SR_T_UNKNOWN, -1);
 		task_reset(child, ev->child_pid, s->now);
@@ -656,6 +701,7 @@ void sr_state_finish(struct sr_state *s, uint64_t end)
 		if (s->tasks[i] && s->tasks[i]->pending) {
 			s->wc.unpaired++;
 			s->tasks[i]->pending = false;
+			ttwu_unmark(s, s->tasks[i]);
 		}
 	}
 }
