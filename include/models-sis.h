@@ -172,6 +172,14 @@ void sr_sis_pick(struct sr_sis *s, int cpu, enum sr_decider by);
 /* The target/prev/kthread/recent_used_cpu/asym prefix; a CPU, or SR_SIS_NONE to go on. */
 int sr_sis_prefix(struct sr_sis *s);
 
+/* One era of the single-pass select_idle_sibling() (5.12 - 6.18). */
+struct sr_sis_pass {
+	const char *idle_cores_check;	/* how that era spells test_idle_cores() */
+	int (*select_idle_smt)(struct sr_sis *s, const struct sr_domain *sd, int prev);
+	int (*select_idle_cpu)(struct sr_sis *s, const struct sr_domain *sd, bool has_idle_core);
+};
+int sr_sis_single_pass(struct sr_sis *s, const struct sr_sis_pass *pass);
+
 /*
  * The SIS_PROP depth of select_idle_cpu() (5.12 - 6.6) into *nr.  Returns
  * the depth the formula guarantees whatever avg_scan_cost is (4, or the

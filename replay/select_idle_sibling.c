@@ -455,3 +455,46 @@ int sr_select_idle_sibling(const struct sr_policy *pol, const struct sr_wake_ctx
 {
 	return sr_select_idle_sibling_ext(pol, ctx, prev, target, NULL, NULL, d);
 }
+
+/*
+ * The single-pass select_idle_sibling() body shared by 5.12 - 6.18: the
+ * era differs only in select_idle_smt()/select_idle_cpu() and a label.
+ */
+int sr_sis_single_pass(struct sr_sis *s, const struct sr_sis_pass *pass)
+{
+	const struct sr_domain *sd;
+	bool has_idle_core = false;
+	struct sr_step *st;
+	int i = sr_sis_prefix(s);
+
+	if (i != SR_SIS_NONE)
+		return i;
+	s->used_topo = true;
+	sd = sr_highest_flag_domain(s->t, s->target, SD_SHARE_PKG_RESOURCES);
+	if (!sd)
+		goto out;
+	if (sr_sis_smt_active(s->t)) {
+		has_idle_core = s->idle_cores;
+		st = sr_sis_step(s, "select_idle_sibling", pass->idle_cores_check,
+				 has_idle_core ? "scan for an idle core" : "no idle core",
+				 s->target);
+		sr_step_val(st, "has_idle_cores", has_idle_core);
+		if (!has_idle_core && sr_cpus_share_cache(s->t, s->prev, s->target)) {
+			i = pass->select_idle_smt(s, sd, s->prev);
+			if (i != SR_SIS_NONE) {
+				s->used_allowed = true;
+				sr_sis_pick(s, i, SR_BY_SIS_SMT);
+				return i;
+			}
+		}
+	}
+	i = pass->select_idle_cpu(s, sd, has_idle_core);
+	if (i != SR_SIS_NONE)
+		return i;
+out:
+	sr_sis_step(s, "select_idle_sibling", sd ? "no idle CPU found" : "sd_llc(target) == NULL",
+		    "return target", s->target);
+	s->by = SR_BY_SIS_TARGET;
+	s->relied_avail = false;
+	return s->target;
+}
