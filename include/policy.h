@@ -170,6 +170,7 @@ struct sr_step {
 struct sr_trail {
 	int n;
 	bool truncated;
+	bool off;			/* record nothing: sr_trail_add() returns NULL */
 	struct sr_step steps[SR_TRAIL_MAX];
 };
 
@@ -223,7 +224,11 @@ struct sr_policy {
 	struct sr_knobs knobs;
 };
 
-/* Trail helpers: append a step; values follow as (name, value) pairs. */
+/*
+ * Trail helpers: append a step; values follow as (name, value) pairs.  With
+ * the trail off (bulk replay) sr_trail_add() returns NULL, which the value
+ * helpers accept: models never dereference a step themselves.
+ */
 struct sr_step *sr_trail_add(struct sr_trail *t, const char *fn, const char *check,
 			     const char *result, int cpu);
 void sr_step_val(struct sr_step *s, const char *name, int64_t v);
@@ -236,6 +241,9 @@ void sr_step_uval(struct sr_step *s, const char *name, uint64_t v);
  */
 int sr_policy_decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		     struct sr_decision *d);
+/* The same without recording trails: for replaying every wakeup of a trace. */
+int sr_policy_decide_quiet(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			   struct sr_decision *d);
 
 const char *sr_decider_name(enum sr_decider by);
 const char *sr_dep_name(enum sr_dep dep);

@@ -45,49 +45,68 @@ void sr_step_uval(struct sr_step *s, const char *name, uint64_t v)
 	step_add(s, name, (int64_t)v, true);
 }
 
+/* Only the header is reset: a trail's steps are written before they are read. */
+static void decision_reset(struct sr_decision *d, bool quiet)
+{
+	d->cpu = -1;
+	d->alt_cpu = -1;
+	d->decided_by = SR_BY_NONE;
+	d->depends = 0;
+	d->determined = false;
+	d->trail.n = 0;
+	d->trail.truncated = false;
+	d->trail.off = quiet;
+}
+
 static int decide_once(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
-		       enum sr_tristate sync, struct sr_decision *d)
+		       enum sr_tristate sync, struct sr_decision *d, bool quiet)
 {
 	struct sr_wake_ctx c = *ctx;
 
 	c.sync = sync;
-	memset(d, 0, sizeof(*d));
-	d->cpu = -1;
-	d->alt_cpu = -1;
+	decision_reset(d, quiet);
 	return pol->ops->select_task_rq(pol, &c, d);
 }
 
-int sr_policy_decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
-		     struct sr_decision *d)
+static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+		  struct sr_decision *d, bool quiet)
 {
-	struct sr_decision *alt;
+	struct sr_decision alt;
 	int ret;
 
 	if (!pol || !pol->ops || !pol->ops->select_task_rq || !ctx || !d)
 		return -EINVAL;
 	if (ctx->sync != SR_UNKNOWN) {
-		ret = decide_once(pol, ctx, ctx->sync, d);
+		ret = decide_once(pol, ctx, ctx->sync, d, quiet);
 		goto out;
 	}
-	ret = decide_once(pol, ctx, SR_NO, d);
+	ret = decide_once(pol, ctx, SR_NO, d, quiet);
 	if (ret)
 		return ret;
 	/* The trail of the sync=1 run is not kept: only its answer matters here. */
-	alt = malloc(sizeof(*alt));
-	if (!alt)
-		return -ENOMEM;
-	ret = decide_once(pol, ctx, SR_YES, alt);
+	ret = decide_once(pol, ctx, SR_YES, &alt, true);
 	if (!ret) {
-		d->alt_cpu = alt->cpu;
-		if (alt->cpu != d->cpu)
+		d->alt_cpu = alt.cpu;
+		if (alt.cpu != d->cpu)
 			d->depends |= SR_DEP_SYNC;
-		d->depends |= alt->depends;
+		d->depends |= alt.depends;
 	}
-	free(alt);
 out:
 	d->depends |= ctx->unknown & (SR_DEP_LOST_EVENTS);
 	d->determined = d->depends == 0;
 	return ret;
+}
+
+int sr_policy_decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+		     struct sr_decision *d)
+{
+	return decide(pol, ctx, d, false);
+}
+
+int sr_policy_decide_quiet(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			   struct sr_decision *d)
+{
+	return decide(pol, ctx, d, true);
 }
 
 static const char *const decider_names[SR_BY_NR_DECIDERS] = {

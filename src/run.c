@@ -104,7 +104,7 @@ static int hook_placement(void *data, const struct sr_wake_ctx *ctx, struct sr_b
 	for (int i = 0; i < r->nr_policies; i++) {
 		dec[i] = (struct sr_brief){ .cpu = -1, .alt_cpu = -1 };
 		/* A model refusing its input is not fatal: that answer is missing. */
-		if (sr_policy_decide(&r->policy[i], ctx, d) || d->cpu < 0 ||
+		if (sr_policy_decide_quiet(&r->policy[i], ctx, d) || d->cpu < 0 ||
 		    d->cpu >= r->info->nr_cpus)
 			continue;
 		dec[i] = (struct sr_brief){
