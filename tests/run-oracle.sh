@@ -16,9 +16,11 @@ if ! command -v trace-cmd >/dev/null; then
 	echo "oracle: trace-cmd not installed (run ./install.sh)"
 	exit 1
 fi
-for f in "$top"/fixtures/*.dat "$shared"/traces/*.dat; do
+for f in "$top"/fixtures/*.dat "$top"/fixtures/qemu/*/*.dat "$shared"/traces/*.dat; do
 	[ -f "$f" ] || continue
-	for mc in 500000 100000; do
+	mcs="500000 100000"
+	case $f in */qemu/*) mcs=500000 ;; esac
+	for mc in $mcs; do
 		name="$(basename "$f") migration-cost=$mc"
 		if ! python3 "$top/tests/oracle/report_count.py" --migration-cost $mc "$f" \
 			>"$tmp/oracle.json" 2>/dev/null; then
