@@ -6,7 +6,7 @@ PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS      := libtracecmd libtraceevent libtracefs jansson
+PKGS      := libtracecmd libtraceevent libtracefs jansson zlib
 
 ifeq ($(SANITIZE),1)
 BUILD     ?= build-san
@@ -44,7 +44,8 @@ Q :=
 quiet =
 endif
 
-.PHONY: all check check-all unit golden robustness oracle valgrind bench fidelity install clean
+.PHONY: all check check-all unit golden robustness oracle diffs zlib valgrind bench fidelity \
+	install clean
 
 all: $(BIN)
 
@@ -65,7 +66,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 
 # The whole suite: unit tests (cmocka), golden reports, robustness inputs,
 # and the independent trace-cmd-report oracle.
-check: unit golden robustness oracle
+check: unit golden robustness oracle diffs zlib
 
 # What CI runs: the suite, again under ASan+UBSan, and valgrind.
 check-all: check valgrind
@@ -82,6 +83,17 @@ robustness: $(BIN)
 
 oracle: $(BIN)
 	$(Q)tests/run-oracle.sh $(BIN)
+
+diffs: $(BIN)
+	$(Q)tests/run-diffs.sh $(BIN)
+
+zlib: $(BIN)
+	$(Q)tests/run-zlib.sh $(BIN)
+
+# Turns a zstd trace.dat into a zlib one (how fixtures/qemu-zlib/ was made).
+$(BUILD)/mkzlib: tests/tools/mkzlib.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
 valgrind: $(BIN) $(TEST_BINS)
 	$(Q)tests/run-valgrind.sh $(BIN) $(TEST_BINS)

@@ -70,6 +70,8 @@ struct sr_cpu_ingest {
 	int lost_windows;		/* total number of gaps */
 	bool lost_unknown;		/* a gap of unknown size was seen */
 	struct sr_lost_window win[SR_MAX_LOST_WINDOWS];	/* the first gaps */
+	/* the kernel's per-CPU buffer statistics saved in the file; -1 unknown */
+	long long stat_overrun, stat_dropped, stat_read;
 };
 
 struct sr_trace_info {

@@ -196,9 +196,13 @@ int cmd_explain(const struct sr_cli *cli, int argc, char **argv)
 		ret = sr_cli_error(cli, SR_EXIT_BAD_INPUT, "no wakeup of pid %d in this trace",
 				   o.explain_pid);
 	} else if (out.json) {
-		ret = sr_cli_write_json(cli, json_pack("{s:O, s:O, s:O, s:O}", "schema",
-				json_object_get(rep, "schema"), "trace", json_object_get(rep, "trace"),
-				"explain", x, "warnings", json_object_get(rep, "warnings")), &out);
+		json_t *j = json_pack("{s:O, s:O, s:O, s:O}", "schema", json_object_get(rep, "schema"),
+				      "trace", json_object_get(rep, "trace"), "explain", x,
+				      "warnings", json_object_get(rep, "warnings"));
+
+		ret = j ? sr_cli_write_json(cli, j, &out) : sr_cli_error(cli, SR_EXIT_FAIL,
+									 "out of memory");
+		json_decref(j);
 	} else {
 		print_text(stdout, x);
 		for (int i = 0; i < r->nr_warnings; i++)

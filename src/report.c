@@ -23,7 +23,7 @@ static json_t *events_json(const struct sr_trace_info *info)
 static json_t *lost_json(const struct sr_trace_info *info)
 {
 	json_t *o = json_object(), *per = json_array();
-	uint64_t total = 0;
+	uint64_t total = 0, total_kernel = 0;
 	bool unknown = false;
 
 	if (!o || !per) {
@@ -35,6 +35,9 @@ static json_t *lost_json(const struct sr_trace_info *info)
 		const struct sr_cpu_ingest *ci = &info->cpu[c];
 		json_t *cpu, *wins;
 
+		if (ci->stat_overrun > 0 || ci->stat_dropped > 0)
+			total_kernel += (uint64_t)(ci->stat_overrun > 0 ? ci->stat_overrun : 0) +
+					(uint64_t)(ci->stat_dropped > 0 ? ci->stat_dropped : 0);
 		if (!ci->lost_windows)
 			continue;
 		total += (uint64_t)ci->lost;
@@ -51,6 +54,7 @@ static json_t *lost_json(const struct sr_trace_info *info)
 		json_array_append_new(per, cpu);
 	}
 	set_u64(o, "total", total);
+	set_u64(o, "kernel_buffer_overrun_or_dropped", total_kernel);
 	json_object_set_new(o, "count_unknown", json_boolean(unknown));
 	json_object_set_new(o, "per_cpu", per);
 	return o;

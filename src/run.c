@@ -247,9 +247,29 @@ int sr_run_feed(struct sr_run *r, const struct sr_event *ev)
 	return on_event(ev, r);
 }
 
+/* What the file's kernel buffer statistics say that the records alone do not. */
+static void check_cpustats(struct sr_run *r)
+{
+	for (int c = 0; c < r->info->nr_cpus; c++) {
+		const struct sr_cpu_ingest *ci = &r->info->cpu[c];
+
+		if (ci->stat_read >= 0 && (long long)ci->records < ci->stat_read)
+			sr_run_warn(r, "CPU %d: the kernel handed %lld events to the recorder but "
+				    "only %llu could be read from the file (data corrupt or missing); "
+				    "numbers involving this CPU are incomplete", c, ci->stat_read,
+				    (unsigned long long)ci->records);
+		if (ci->stat_overrun > 0 || ci->stat_dropped > 0)
+			sr_run_warn(r, "CPU %d: the ring buffer overran (%lld) or dropped (%lld) "
+				    "events before they were read", c,
+				    ci->stat_overrun > 0 ? ci->stat_overrun : 0,
+				    ci->stat_dropped > 0 ? ci->stat_dropped : 0);
+	}
+}
+
 void sr_run_end(struct sr_run *r, uint64_t end)
 {
 	sr_state_finish(&r->state, end);
+	check_cpustats(r);
 	if (r->info->has_format[SR_EV_WAKING] && !r->info->events[SR_EV_WAKING] &&
 	    r->info->events[SR_EV_WAKEUP])
 		sr_run_warn(r, "sched_waking format present but no sched_waking event: every "

@@ -14,12 +14,14 @@
 #include <unistd.h>
 #include <trace-cmd/trace-cmd.h>
 #include "trace.h"
+#include "zlib-proto.h"
 
 /* Exported by libtracecmd.so.1 but declared only in its private header. */
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
 int tracecmd_set_cpu_to_timestamp(struct tracecmd_input *handle, int cpu, unsigned long long ts);
 const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
+const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 
 enum fld {
 	F_PID, F_PRIO, F_COMM, F_TARGET, F_SUCCESS,
@@ -214,6 +216,40 @@ static int build_type_map(struct sr_trace *t)
 }
 
 /*
+ * The kernel's buffer statistics the file saved ("CPU: N" then "key: value"
+ * lines): overruns and drops are events lost before the data was read,
+ * and "read events" lets us notice data the library silently skipped.
+ */
+static void read_cpustats(struct sr_trace *t)
+{
+	const char *p = tracecmd_get_cpustats(t->handle);
+	struct sr_cpu_ingest *c = NULL;
+	char line[128];
+
+	for (int i = 0; i < t->info.nr_cpus; i++)
+		t->info.cpu[i].stat_overrun = t->info.cpu[i].stat_dropped =
+			t->info.cpu[i].stat_read = -1;
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		long long v;
+		int cpu;
+
+		snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) ? n : sizeof(line) - 1), p);
+		p = nl ? nl + 1 : p + n;
+		if (sscanf(line, "CPU: %d", &cpu) == 1) {
+			c = cpu >= 0 && cpu < t->info.nr_cpus ? &t->info.cpu[cpu] : NULL;
+		} else if (c && sscanf(line, "overrun: %lld", &v) == 1) {
+			c->stat_overrun = v;
+		} else if (c && sscanf(line, "dropped events: %lld", &v) == 1) {
+			c->stat_dropped = v;
+		} else if (c && sscanf(line, "read events: %lld", &v) == 1) {
+			c->stat_read = v;
+		}
+	}
+}
+
+/*
  * Whoever a CPU's first record names as current was running since the
  * trace began: nothing switched before it.  Peek at it, then rewind.
  */
@@ -266,6 +302,10 @@ int sr_trace_open(struct sr_trace **out, const char *path, struct sr_err *err)
 	ret = check_magic(path, err);
 	if (ret)
 		return ret;
+	ret = sr_zlib_register();
+	if (ret)
+		return sr_err_set(err, ret, "cannot register the zlib decompressor: %s",
+				  strerror(-ret));
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return sr_err_set(err, -ENOMEM, "out of memory");
@@ -309,6 +349,7 @@ int sr_trace_open(struct sr_trace **out, const char *path, struct sr_err *err)
 		goto out_err;
 	}
 	read_first_pids(t);
+	read_cpustats(t);
 	if (build_type_map(t)) {
 		ret = sr_err_set(err, -ENOMEM, "out of memory");
 		goto out_err;

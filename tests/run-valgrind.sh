@@ -26,6 +26,10 @@ done
 for f in fixtures/*.dat; do
 	run "$bin" analyze "$f"
 done
+run "$bin" analyze fixtures/qemu-zlib/niced-zlib.dat
+run "$bin" explain fixtures/hackbench-pipe.dat --wakeup 57 --topology cpus=2 --json
+run "$bin" diff fixtures/hackbench-pipe.dat --topology cpus=2 --policy linux-2.6.38 \
+	--policy linux-2.6.38+no-hot-affine
 [ -f ../shared/traces/linux-4.13-i686-4cpu-success-field.dat ] &&
 	run "$bin" analyze ../shared/traces/linux-4.13-i686-4cpu-success-field.dat
 rm -f /tmp/vg.$$
