@@ -5,10 +5,13 @@
  * (nr_running >= 2).  Affinity is not in the trace: every waiting task is
  * assumed able to run on the idle CPU (reported as such).  Also counts
  * load-balancer migrations that moved a task from a less to a more loaded
- * CPU ("useless").  State per CPU only: O(CPUs).
+ * CPU ("useless"), and, for those between two LLCs, whether Jianyong Wu's
+ * "allow imbalance between LLCs under NUMA" (seed 001, never merged) would
+ * have kept the imbalance instead.  State per CPU only: O(CPUs).
  */
 #include <errno.h>
 #include <stdlib.h>
+#include "models-sis.h"
 #include "run.h"
 
 struct episode {
@@ -27,6 +30,8 @@ struct wc {
 	struct episode *worst;		/* the longest, sorted, at most top */
 	int nr_worst, top;
 	uint64_t balancer_moves, useless_moves, sideways_moves;
+	uint64_t cross_llc_moves, wu_reached, wu_applies, wu_kept;
+	unsigned int kver;		/* the first policy's kernel, for Wu's verdict */
 };
 
 static int wc_init(void **priv, const struct sr_run *run)
@@ -41,6 +46,7 @@ static int wc_init(void **priv, const struct sr_run *run)
 		return -ENOMEM;
 	w->nr_cpus = n;
 	w->top = run->opts.top;
+	w->kver = run->nr_policies ? run->policy[0].knobs.kver : 0;
 	w->idle = calloc(n, sizeof(*w->idle));
 	w->over = calloc(n, sizeof(*w->over));
 	w->open = calloc(n, sizeof(*w->open));
@@ -138,6 +144,66 @@ static bool cpu_in(const struct wc *w, int cpu)
 	return cpu >= 0 && cpu < w->nr_cpus;
 }
 
+/* An LLC as the balancer sees it, before the move (@delta undoes it). */
+static void llc_group(const struct sr_run *run, int cpu, int delta, struct sr_lb_group *g)
+{
+	const struct sr_cpu_topo *c = &run->topo.cpu[cpu];
+	int o;
+
+	*g = (struct sr_lb_group){ 0 };
+	sr_for_each_cpu(o, &c->llc) {
+		const struct sr_rq *rq = &run->state.rq[o];
+
+		g->sum_nr_running += rq->nr_running;
+		g->idle_cpus += !rq->curr_pid && !rq->nr_running;
+		g->group_weight++;
+		g->group_capacity += rq->capacity;
+		g->group_util += rq->util_avg;
+		g->group_runnable += rq->util_avg;
+	}
+	g->sum_nr_running += delta;
+}
+
+/* The domain of @dst where @src's LLC is a sibling group: the child spans the LLC. */
+static int llc_parent_level(const struct sr_topo *t, int dst, int src)
+{
+	const struct sr_cpu_topo *c = &t->cpu[dst];
+
+	for (int l = 1; l < c->nr_levels; l++)
+		if (sr_mask_test(&c->sd[l].span, src) &&
+		    (c->sd[l - 1].flags & SD_SHARE_PKG_RESOURCES))
+			return l;
+	return -1;
+}
+
+/* Seed 001: would Wu's allowance have kept this cross-LLC imbalance? */
+static void wu_verdict(struct wc *w, const struct sr_event *ev, const struct sr_run *run)
+{
+	struct sr_llc_imb_verdict *v;
+	struct sr_llc_imb_in in;
+	int level;
+
+	if (sr_cpus_share_cache(&run->topo, ev->orig_cpu, ev->dest_cpu))
+		return;
+	w->cross_llc_moves++;
+	level = llc_parent_level(&run->topo, ev->dest_cpu, ev->orig_cpu);
+	if (w->kver < SR_KV(6, 0) || level < 0 ||
+	    sr_llc_imb_domain(&run->topo, ev->dest_cpu, level, w->kver, &in))
+		return;
+	llc_group(run, ev->dest_cpu, -1, &in.local);
+	llc_group(run, ev->orig_cpu, +1, &in.busiest);
+	in.dst_idle = in.local.idle_cpus > 0;
+	v = malloc(sizeof(*v));
+	if (!v)
+		return;
+	if (!sr_llc_imbalance_wu(&in, v)) {
+		w->wu_reached += v->reached;
+		w->wu_applies += v->wu_applies;
+		w->wu_kept += v->kept;
+	}
+	free(v);
+}
+
 /* A migration of a queued task not being woken is the load balancer's. */
 static void balancer_move(struct wc *w, const struct sr_event *ev, const struct sr_run *run)
 {
@@ -155,6 +221,7 @@ static void balancer_move(struct wc *w, const struct sr_event *ev, const struct 
 		w->useless_moves++;
 	else if (src == dst)
 		w->sideways_moves++;
+	wu_verdict(w, ev, run);
 }
 
 static int wc_event(void *priv, const struct sr_event *ev, const struct sr_run *run)
@@ -186,14 +253,18 @@ static int wc_report(void *priv, json_t *report, const struct sr_run *run)
 			"waiting_on_cpu", e->busy_cpu, "its_nr_running", (int)e->busy_nr));
 	}
 	return json_object_set_new(report, "work_conservation", json_pack(
-		"{s:I, s:b, s:I, s:I, s:I, s:o, s:{s:I, s:I, s:I}}",
+		"{s:I, s:b, s:I, s:I, s:I, s:o, s:{s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I}}}",
 		"threshold_ns", (json_int_t)run->opts.idle_threshold_ns,
 		"affinity_assumed_all_cpus", 1,
 		"episodes", (json_int_t)w->count, "total_ns", (json_int_t)w->total_ns,
 		"shorter_episodes", (json_int_t)w->short_count, "worst", worst,
 		"balancer_migrations", "count", (json_int_t)w->balancer_moves,
 		"to_busier_cpu", (json_int_t)w->useless_moves,
-		"between_equal_cpus", (json_int_t)w->sideways_moves)) ? -ENOMEM : 0;
+		"between_equal_cpus", (json_int_t)w->sideways_moves,
+		"cross_llc", (json_int_t)w->cross_llc_moves,
+		"llc_imbalance_allowance", "has_spare_case", (json_int_t)w->wu_reached,
+		"allowance_applies", (json_int_t)w->wu_applies,
+		"would_keep_imbalance", (json_int_t)w->wu_kept)) ? -ENOMEM : 0;
 }
 
 static void wc_fini(void *priv)
