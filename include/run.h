@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 #include "analysis.h"
+#include "machine.h"
 #include "state.h"
 #include "topology.h"
 #include "trace.h"
@@ -41,6 +42,7 @@ struct sr_run {
 	struct sr_trace *trace;
 	const struct sr_trace_info *info;
 	struct sr_topo topo;
+	struct sr_machine machine;	/* what a --topology snapshot said besides topology */
 	struct sr_state state;
 	struct sr_policy policy[SR_MAX_POLICIES];
 	int nr_policies;

@@ -5,39 +5,62 @@
  * Flags mirror the kernel's SD_* names; bit values are ours.  Domains are
  * stored per CPU and per level, lowest level first, as the kernel walks them
  * in for_each_domain().
+ *
+ * Loading a topology from a machine snapshot or a JSON file is in machine.h.
  */
 #ifndef SR_TOPOLOGY_H
 #define SR_TOPOLOGY_H
 
+#include <stddef.h>
 #include "sr.h"
 
 #define SR_MAX_LEVELS	8
+#define SR_MAX_NODES	64
+#define SR_SD_NAME_LEN	16		/* the kernel's CORENAME_MAX_SIZE */
 
 enum sr_sd_flags {
-	SD_LOAD_BALANCE		= 1 << 0,	/* gone in 5.10; always set by us before */
+	SD_LOAD_BALANCE		= 1 << 0,	/* gone in 5.8; set on every level by us */
 	SD_BALANCE_NEWIDLE	= 1 << 1,
 	SD_BALANCE_EXEC		= 1 << 2,
 	SD_BALANCE_FORK		= 1 << 3,
 	SD_BALANCE_WAKE		= 1 << 4,
 	SD_WAKE_AFFINE		= 1 << 5,
 	SD_SHARE_CPUCAPACITY	= 1 << 6,	/* SMT; SD_SHARE_CPUPOWER in 2.6.x */
-	SD_SHARE_PKG_RESOURCES	= 1 << 7,	/* LLC; SD_SHARE_LLC in 6.x */
+	SD_SHARE_PKG_RESOURCES	= 1 << 7,	/* LLC; SD_SHARE_LLC in 6.10+ */
 	SD_SERIALIZE		= 1 << 8,
 	SD_ASYM_PACKING		= 1 << 9,
 	SD_PREFER_SIBLING	= 1 << 10,
 	SD_NUMA			= 1 << 11,
 	SD_ASYM_CPUCAPACITY	= 1 << 12,
 	SD_PREFER_LOCAL		= 1 << 13,	/* 2.6.3x */
+	/* Read from kernels, not modelled: */
+	SD_OVERLAP		= 1 << 14,
+	SD_SHARE_POWERDOMAIN	= 1 << 15,	/* 3.16 - 5.9 */
+	SD_POWERSAVINGS_BALANCE	= 1 << 16,	/* 2.6.x - 3.4 */
+	SD_CLUSTER		= 1 << 17,	/* 5.16+ */
+	SD_ASYM_CPUCAPACITY_FULL = 1 << 18,	/* 5.14+ */
+};
+
+#define SR_SD_NR_FLAGS	19
+
+/* Where a domain level came from. */
+enum sr_sd_origin {
+	SR_SD_DERIVED,			/* built from the topology by sd_init() rules */
+	SR_SD_DEBUGFS,			/* the kernel's own, from debugfs (5.13+) */
+	SR_SD_SYSCTL,			/* the kernel's own, /proc/sys/kernel/sched_domain */
 };
 
 struct sr_domain {
-	char name[8];			/* "SMT", "MC", "DIE"/"PKG", "NUMA" */
+	char name[SR_SD_NAME_LEN];	/* "SMT", "MC", "DIE"/"PKG", "NODE", "NUMA", ... */
 	unsigned int flags;		/* enum sr_sd_flags */
 	unsigned int imbalance_pct;
 	unsigned int span_weight;
 	struct sr_cpumask span;
 	/* Groups of the level below, as the balancer sees them (first CPU of each). */
 	int nr_groups;
+	unsigned char origin;		/* enum sr_sd_origin */
+	bool span_derived;		/* kernel level whose span was matched from topology */
+	char unknown_flags[48];		/* kernel flag names unknown to us */
 };
 
 struct sr_cpu_topo {
@@ -50,6 +73,8 @@ struct sr_cpu_topo {
 	int llc_size;			/* weight of llc (sd_llc_size) */
 	int nr_levels;
 	struct sr_domain sd[SR_MAX_LEVELS];
+	int die_id;			/* sysfs die_id (the package when unknown) */
+	int sys_core_id;		/* sysfs core_id, unique per package only; -1 unknown */
 };
 
 enum sr_topo_source {
@@ -65,14 +90,15 @@ enum sr_topo_era {
 	SR_ERA_2637,			/* 2.6.37-3.x: SMT 110, MC 125, others 125 */
 	SR_ERA_316,			/* 3.16-5.9: 110 / 117 / 125 */
 	SR_ERA_511,			/* 5.11+: 110 / 117 / 117 */
+	SR_ERA_AUTO,			/* sr_topo_load(): the snapshot's kernel, else 5.11+ */
 };
 
 struct sr_topo {
 	int nr_cpus;
-	int nr_nodes;
+	int nr_nodes;			/* highest node id + 1 */
 	enum sr_topo_source source;
 	struct sr_cpumask possible;
-	int node_distance[64][64];	/* 10 on the diagonal */
+	int node_distance[SR_MAX_NODES][SR_MAX_NODES];	/* 10 on the diagonal, 0 unknown */
 	struct sr_cpu_topo *cpu;	/* nr_cpus entries */
 };
 
@@ -90,6 +116,52 @@ int sr_topo_from_spec(struct sr_topo *t, const char *spec, enum sr_topo_era era)
 /* Flat machine of @nr_cpus CPUs: one LLC, no SMT, one node (the assumed default). */
 int sr_topo_flat(struct sr_topo *t, int nr_cpus, enum sr_topo_era era);
 void sr_topo_free(struct sr_topo *t);
+
+/* @nr_cpus zeroed CPUs, all possible; the caller fills placement, then derives. */
+int sr_topo_alloc(struct sr_topo *t, int nr_cpus);
+/*
+ * Derive every CPU's domain levels from its SMT/LLC/package/node placement
+ * and the node distances, as sd_init()/build_sched_domains() would: SMT,
+ * MC (LLC), @pkg_name ("DIE", "PKG" from 6.9) unless a node is narrower
+ * than its package, NODE, then one NUMA level per distinct distance.  A
+ * level no wider than its child degenerates.  Also sets llc_id/llc_size.
+ */
+void sr_topo_derive(struct sr_topo *t, enum sr_topo_era era, const char *pkg_name);
+/* llc_id and llc_size from each CPU's llc mask. */
+void sr_topo_set_llc(struct sr_topo *t);
+/* imbalance_pct sd_init() gives a level with @flags in @era. */
+unsigned int sr_sd_default_pct(enum sr_topo_era era, unsigned int flags);
+
+/* Our name of one flag bit ("SD_WAKE_AFFINE"), or NULL. */
+const char *sr_sd_flag_name(unsigned int flag);
+/* The bit of a kernel flag name, old spellings included; 0 when unknown. */
+unsigned int sr_sd_flag_by_name(const char *name);
+/* Keep a flag name we do not model in sd->unknown_flags; false when full. */
+bool sr_sd_add_unknown(struct sr_domain *sd, const char *name);
+
+/*
+ * CPU lists as sysfs prints them ("0-3,8-11", "" for none).  Parsing
+ * returns 0, -EINVAL for text that is not a list, -ERANGE for a CPU at or
+ * above SR_MAX_CPUS.  Formatting returns 0 or -ENOSPC.
+ */
+int sr_cpulist_parse(const char *s, struct sr_cpumask *m);
+int sr_cpulist_format(const struct sr_cpumask *m, char *buf, size_t len);
+/* Hex masks as %*pb prints them ("00000000,0000000f"); same returns. */
+int sr_cpumask_parse_hex(const char *s, struct sr_cpumask *m);
+
+static inline bool sr_mask_equal(const struct sr_cpumask *a, const struct sr_cpumask *b)
+{
+	return !memcmp(a, b, sizeof(*a));
+}
+
+/* @a is contained in @b. */
+static inline bool sr_mask_subset(const struct sr_cpumask *a, const struct sr_cpumask *b)
+{
+	for (int i = 0; i < SR_MASK_WORDS; i++)
+		if (a->bits[i] & ~b->bits[i])
+			return false;
+	return true;
+}
 
 static inline bool sr_cpus_share_cache(const struct sr_topo *t, int a, int b)
 {

@@ -62,8 +62,8 @@ int sr_cli_run(const struct sr_cli *cli, const struct sr_run_opts *o, struct sr_
 int cmd_analyze(const struct sr_cli *cli, int argc, char **argv);
 int cmd_diff(const struct sr_cli *cli, int argc, char **argv);
 int cmd_explain(const struct sr_cli *cli, int argc, char **argv);
+int cmd_topology(const struct sr_cli *cli, int argc, char **argv);
 int cmd_record(const struct sr_cli *cli, int argc, char **argv);
 int cmd_policies(const struct sr_cli *cli, int argc, char **argv);
-int cmd_not_yet(const struct sr_cli *cli, int argc, char **argv);
 
 #endif /* SR_CLI_H */

@@ -19,8 +19,8 @@ static const struct sr_cmd commands[] = {
 	{ "diff", cmd_diff, SR_CMD_NEEDS_TRACE, "TRACE --policy A --policy B",
 	  "compare two policies on one trace, with a counterfactual cost" },
 	{ "policies", cmd_policies, 0, "[--json]", "list placement model presets and their knobs" },
-	{ "topology", cmd_not_yet, SR_CMD_NOT_YET, "[--root DIR] [--json]",
-	  "print the machine topology understood" },
+	{ "topology", cmd_topology, 0, "[--root DIR | --topology ARG] [--json] [-o FILE]",
+	  "print the machine topology understood (CPUs, LLCs, nodes, sched domains)" },
 	{ "record", cmd_record, SR_CMD_NEEDS_TRACEFS,
 	  "-o FILE [options] -- COMMAND...", "record a trace and a machine snapshot" },
 };
@@ -76,12 +76,6 @@ static void usage(FILE *f)
 			flag_note(commands[i].flags));
 	fprintf(f, "\n'schedreplay <command> --help' describes a command's options.\n"
 		   "Exit codes: 0 success, 1 internal failure, 2 bad input (trace, flags).\n");
-}
-
-int cmd_not_yet(const struct sr_cli *cli, int argc, char **argv)
-{
-	return sr_cli_error(cli, SR_EXIT_FAIL, "'%s' is not available yet in this version",
-			    argv[0]);
 }
 
 static const struct sr_cmd *find_cmd(const char *name)

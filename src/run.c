@@ -21,25 +21,12 @@ void sr_run_warn(struct sr_run *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Kernel era from the recorded release, for default domain imbalance_pct. */
-static enum sr_topo_era era_of(const char *release)
-{
-	int major = 0, minor = 0;
-
-	if (sscanf(release, "%d.%d", &major, &minor) != 2)
-		return SR_ERA_511;
-	if (major < 3 || (major == 3 && minor < 16))
-		return SR_ERA_2637;
-	if (major < 5 || (major == 5 && minor < 10))
-		return SR_ERA_316;
-	return SR_ERA_511;
-}
-
 static int setup_topology(struct sr_run *r, struct sr_err *err)
 {
-	enum sr_topo_era era = era_of(r->info->release);
+	enum sr_topo_era era = sr_topo_era_of(r->info->release);
 	int ret;
 
+	sr_machine_init(&r->machine);
 	if (!r->opts.topology) {
 		ret = sr_topo_flat(&r->topo, r->info->nr_cpus, era);
 		if (!ret)
@@ -48,13 +35,46 @@ static int setup_topology(struct sr_run *r, struct sr_err *err)
 				    r->info->nr_cpus);
 		return ret ? sr_err_set(err, ret, "cannot build a flat topology") : 0;
 	}
-	ret = sr_topo_from_spec(&r->topo, r->opts.topology, era);
+	ret = sr_topo_load(&r->topo, &r->machine, r->opts.topology, era, err);
 	if (ret)
-		return sr_err_set(err, -EINVAL, "bad --topology spec '%s'", r->opts.topology);
+		return ret;
 	if (r->topo.nr_cpus != r->info->nr_cpus)
 		return sr_err_set(err, -EINVAL, "--topology describes %d CPUs but the trace has %d",
 				  r->topo.nr_cpus, r->info->nr_cpus);
+	if (r->machine.release[0] && r->info->release[0] &&
+	    strcmp(r->machine.release, r->info->release))
+		sr_run_warn(r, "the machine snapshot is of kernel %s but the trace of %s",
+			    r->machine.release, r->info->release);
 	return 0;
+}
+
+/*
+ * A machine snapshot knows the sched_features and migration cost the kernel
+ * really ran with: they override the preset's defaults for the policy
+ * picked to model that kernel.
+ */
+static int apply_machine(struct sr_run *r, struct sr_policy *pol)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < sr_knob_count(); i++) {
+		const struct sr_knob_desc *k = sr_knob_at(i);
+		int on = sr_machine_feature(&r->machine, k->name);
+
+		if (k->kind != SR_KNOB_FEATURE || on < 0 || !sr_knob_applies(k, pol->knobs.kver))
+			continue;
+		if (!!(pol->knobs.features & k->feature) != on)
+			n++;
+		if (on)
+			pol->knobs.features |= k->feature;
+		else
+			pol->knobs.features &= ~k->feature;
+	}
+	if (r->machine.migration_cost_ns >= 0) {
+		n += pol->knobs.migration_cost_ns != r->machine.migration_cost_ns;
+		pol->knobs.migration_cost_ns = r->machine.migration_cost_ns;
+	}
+	return n;
 }
 
 /* --policy as given, else the preset matching the recorded kernel, else the default. */
@@ -88,6 +108,14 @@ static int setup_policies(struct sr_run *r, struct sr_err *err)
 	if (sr_policy_from_spec(&r->policy[0], name))
 		return sr_err_set(err, -EINVAL, "internal: preset %s does not parse", name);
 	r->nr_policies = 1;
+	if (r->machine.nr_features > 0 || r->machine.migration_cost_ns >= 0) {
+		int changed = apply_machine(r, &r->policy[0]);
+		size_t len = strlen(r->policy_note);
+
+		snprintf(r->policy_note + len, sizeof(r->policy_note) - len,
+			 "; sched_features and migration cost from the machine snapshot "
+			 "(%d differ from the preset)", changed);
+	}
 	return 0;
 }
 

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The machine as an input: a topology plus what is not topology (kernel
+ * version, sched_features, migration cost, autogroup), loaded from a
+ * snapshot directory laid out like a machine's root, from schedreplay's
+ * own topology JSON (docs/topology.md), or from a short spec.
+ *
+ * struct sr_machine owns no memory: it needs no free.
+ */
+#ifndef SR_MACHINE_H
+#define SR_MACHINE_H
+
+#include <stdint.h>
+#include <jansson.h>
+#include "topology.h"
+#include "trace.h"
+
+#define SR_MACHINE_MAX_FEATURES	128
+#define SR_MACHINE_MAX_NOTES	32
+#define SR_MACHINE_NOTE_LEN	200
+#define SR_MACHINE_PATH_LEN	512
+#define SR_TOPO_JSON_FORMAT	"schedreplay-topology"
+#define SR_TOPO_JSON_VERSION	1
+/* Same encoding as policy.h's SR_KV(). */
+#define SR_RELEASE_KV(major, minor) (((major) << 16) | ((minor) << 8))
+
+/* What each source path in struct sr_machine is for. */
+enum sr_machine_item {
+	SR_MI_VERSION,			/* proc/version */
+	SR_MI_CPUS,			/* sys/devices/system/cpu */
+	SR_MI_CACHES,			/* cpuN/cache/indexM */
+	SR_MI_NODES,			/* sys/devices/system/node */
+	SR_MI_DOMAINS,			/* debugfs or sysctl sched_domain directory */
+	SR_MI_SPANS,			/* proc/schedstat */
+	SR_MI_FEATURES,
+	SR_MI_MIGRATION_COST,
+	SR_MI_AUTOGROUP,
+	SR_MI_NR
+};
+
+struct sr_sched_feature {
+	char name[32];
+	bool enabled;			/* false: listed as NO_name */
+};
+
+struct sr_machine {
+	char loaded_from[SR_MACHINE_PATH_LEN];	/* the argument sr_topo_load() was given */
+	/* Where and how the machine was measured; kept through a JSON round trip. */
+	char origin[SR_MACHINE_PATH_LEN];
+	char origin_source[16];		/* "debugfs", "sysfs", "spec", ... */
+	char kernel_version[256];	/* the proc/version line; "" unknown */
+	char release[64];		/* e.g. "6.1.0-18-amd64"; "" unknown */
+	int nr_features;		/* -1: unknown */
+	struct sr_sched_feature features[SR_MACHINE_MAX_FEATURES];
+	int64_t migration_cost_ns;	/* -1: unknown */
+	int autogroup;			/* -1 unknown, 0 or 1 */
+	/* Paths relative to the snapshot root each item was read from; "" none. */
+	char sources[SR_MI_NR][128];
+	int nr_missing;			/* what the snapshot lacked, and what was assumed */
+	char missing[SR_MACHINE_MAX_NOTES][SR_MACHINE_NOTE_LEN];
+	int nr_warnings;		/* inconsistencies found while loading */
+	char warnings[SR_MACHINE_MAX_NOTES][SR_MACHINE_NOTE_LEN];
+};
+
+/*
+ * Load the machine @arg describes into @t and @m:
+ *  - a directory laid out like a machine's root (sys/devices/system/cpu,
+ *    sys/devices/system/node, sys/kernel/debug/sched, proc/...; "/" is this
+ *    machine): source SR_TOPO_DEBUGFS when the kernel's own domains are
+ *    there (they win), else SR_TOPO_SYSFS with derived levels;
+ *  - a schedreplay topology JSON file (sr_topo_to_json()): SR_TOPO_JSON;
+ *  - otherwise a spec for sr_topo_from_spec(): SR_TOPO_SPEC.
+ * @era sets the defaults of derived levels; SR_ERA_AUTO takes the
+ * snapshot's kernel.  Returns 0, -EINVAL (bad or inconsistent input, offline
+ * CPUs, more than SR_MAX_CPUS CPUs), -ENOENT, -EACCES or -ENOMEM, with a
+ * message in @err.  On error @t holds nothing to free.
+ */
+int sr_topo_load(struct sr_topo *t, struct sr_machine *m, const char *arg,
+		 enum sr_topo_era era, struct sr_err *err);
+
+/* Everything unknown, nothing missing. */
+void sr_machine_init(struct sr_machine *m);
+/* 1 enabled, 0 disabled (NO_), -1 unknown. */
+int sr_machine_feature(const struct sr_machine *m, const char *name);
+/* Kernel era of a release string ("6.1.0-18-amd64"); 5.11+ when it does not parse. */
+enum sr_topo_era sr_topo_era_of(const char *release);
+/* SR_RELEASE_KV() of a release string; 0 when it does not parse. */
+unsigned int sr_release_kv(const char *release);
+
+/* "debugfs", "sysfs", ... for a source. */
+const char *sr_topo_source_name(enum sr_topo_source s);
+const char *sr_sd_origin_name(enum sr_sd_origin o);
+
+/* The topology JSON object (docs/topology.md); NULL on ENOMEM. */
+json_t *sr_topo_to_json(const struct sr_topo *t, const struct sr_machine *m);
+/* Read what sr_topo_to_json() wrote; the topology's source becomes SR_TOPO_JSON. */
+int sr_topo_from_json(struct sr_topo *t, struct sr_machine *m, const json_t *root,
+		      enum sr_topo_era era, struct sr_err *err);
+
+#endif /* SR_MACHINE_H */
