@@ -146,11 +146,20 @@ static json_t *cpus_json(const struct sr_run *r)
 
 static json_t *topology_json(const struct sr_run *r)
 {
-	static const char *const src[] = { "assumed-flat", "spec", "sysfs", "debugfs", "json" };
+	const struct sr_machine *m = &r->machine;
+	json_t *o = json_pack("{s:s, s:s?, s:i, s:i}", "source",
+			      sr_topo_source_name(r->topo.source), "given", r->opts.topology,
+			      "cpus", r->topo.nr_cpus, "nodes", r->topo.nr_nodes);
 
-	return json_pack("{s:s, s:s?, s:i, s:i}", "source", src[r->topo.source],
-			 "spec", r->opts.topology, "cpus", r->topo.nr_cpus,
-			 "nodes", r->topo.nr_nodes);
+	if (o && r->opts.topology)
+		json_object_set_new(o, "machine", json_pack("{s:s?, s:o, s:o, s:o, s:i}",
+			"release", m->release[0] ? m->release : NULL,
+			"sched_features_known", json_boolean(m->nr_features > 0),
+			"migration_cost_ns", m->migration_cost_ns >= 0 ?
+				json_integer(m->migration_cost_ns) : json_null(),
+			"autogroup", m->autogroup >= 0 ? json_boolean(m->autogroup) : json_null(),
+			"missing", m->nr_missing));
+	return o;
 }
 
 json_t *sr_run_report(struct sr_run *r)
