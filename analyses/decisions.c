@@ -79,13 +79,15 @@ static int dec_wakeup(void *priv, const struct sr_wakeup *w, const struct sr_run
 	struct decisions *d = priv;
 	json_t *line;
 
-	if (w->cls != SR_W_PLACED || d->failed)
+	if ((w->cls != SR_W_PLACED && !w->fork) || d->failed)
 		return 0;
-	line = json_pack("{s:I, s:I, s:i, s:s, s:i, s:i, s:i, s:i, s:s, s:o, s:o}",
-			 "wakeup", (json_int_t)w->index, "ts_ns", (json_int_t)w->ts,
+	line = json_pack("{s:o, s:I, s:i, s:s, s:i, s:i, s:i, s:i, s:s, s:o, s:o}",
+			 "wakeup", w->fork ? json_string("fork") : json_integer((json_int_t)w->index),
+			 "ts_ns", (json_int_t)w->ts,
 			 "pid", w->task->v.pid, "comm", w->task->comm,
 			 "waker_cpu", w->waker_cpu, "prev_cpu", w->prev_cpu, "cpu", w->cpu,
-			 "waker_pid", w->waker_pid, "actual", sr_outcome_name(w->actual),
+			 "waker_pid", w->waker_pid,
+			 "actual", w->fork ? "fork" : sr_outcome_name(w->actual),
 			 "flags", flags_json(w), "policies", policies_json(w, run));
 	if (!line)
 		return -ENOMEM;

@@ -27,6 +27,8 @@ struct pol_stats {
 	struct tally by[SR_BY_NR_DECIDERS];
 	uint64_t miss_rel[REL_NR];
 	uint64_t dep[16];			/* undetermined decisions by input */
+	struct tally fork;			/* sched_wakeup_new placements, determined */
+	uint64_t fork_undetermined, fork_errors;
 };
 
 struct divergence {
@@ -102,10 +104,28 @@ static void count_one(struct pol_stats *ps, const struct sr_brief *b, const stru
 		ps->miss_rel[relation(topo, b->cpu, w->cpu)]++;
 }
 
+/* Fork placements (find_idlest_cpu() and friends) are tallied on their own. */
+static void count_fork(struct pol_stats *ps, const struct sr_brief *b, const struct sr_wakeup *w)
+{
+	if (b->cpu < 0)
+		ps->fork_errors++;
+	else if (!b->determined || w->uncertain)
+		ps->fork_undetermined++;
+	else if (b->cpu == w->cpu)
+		ps->fork.match++;
+	else
+		ps->fork.miss++;
+}
+
 static int div_wakeup(void *priv, const struct sr_wakeup *w, const struct sr_run *run)
 {
 	struct divergence *d = priv;
 
+	if (w->fork && w->nr_dec == d->nr) {
+		for (int i = 0; i < d->nr; i++)
+			count_fork(&d->p[i], &w->dec[i], w);
+		return 0;
+	}
 	if (w->cls != SR_W_PLACED || w->nr_dec != d->nr)
 		return 0;
 	for (int i = 0; i < d->nr; i++)
@@ -135,7 +155,8 @@ static json_t *policy_json(const struct sr_policy *pol, const struct pol_stats *
 		if (ps->dep[i])
 			json_object_set_new(dep, sr_dep_name(1u << i),
 					    json_integer((json_int_t)ps->dep[i]));
-	return json_pack("{s:s, s:s?, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:o}, s:I, s:o, s:o}",
+	return json_pack("{s:s, s:s?, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:o}, s:I, s:o, s:o,"
+			 " s:{s:o, s:I, s:I}}",
 			 "policy", pol->name, "kernel_range", pol->kernel_range,
 			 "all", tally_json(&ps->any), "all_moved", tally_json(&ps->any_moved),
 			 "determined", tally_json(&ps->all), "moved", tally_json(&ps->moved),
@@ -143,7 +164,10 @@ static json_t *policy_json(const struct sr_policy *pol, const struct pol_stats *
 			 "either_answer_matches", (json_int_t)ps->undet_match_either,
 			 "depends_on", dep,
 			 "model_errors", (json_int_t)ps->failed,
-			 "by_step", by, "misses_by_relation", rel);
+			 "by_step", by, "misses_by_relation", rel,
+			 "fork", "determined", tally_json(&ps->fork),
+			 "undetermined", (json_int_t)ps->fork_undetermined,
+			 "model_errors", (json_int_t)ps->fork_errors);
 }
 
 static int div_report(void *priv, json_t *report, const struct sr_run *run)

@@ -81,6 +81,7 @@ struct sr_wakeup {
 	enum sr_wclass cls;
 	enum sr_outcome actual;		/* placed wakeups only */
 	bool paired;
+	bool fork;			/* a sched_wakeup_new: cls is SR_W_NR, counted apart */
 	bool hot;			/* placed and switched out < migration_cost before */
 	int64_t since_out;		/* ns since the last switch-out, -1 unknown */
 	int nr_migrations;		/* sched_migrate_task events in between */

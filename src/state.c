@@ -341,16 +341,22 @@ static void fill_llc_hints(struct sr_state *s)
 	}
 }
 
-static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_event *ev)
+/*
+ * Run the policies at the moment of a placement.  Wakeups: this_cpu is the
+ * waking CPU and prev the task's CPU.  Forks (wake_up_new_task()): both are
+ * the parent's CPU, where sched_fork() put the child, and there is no sync.
+ */
+static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
+			 enum sr_wake_kind kind, int prev)
 {
 	struct sr_task *waker = task_get(s, ev->common_pid);
 	struct sr_wake_ctx ctx = {
-		.now = ev->ts, .kind = SR_WAKE_TTWU, .this_cpu = ev->cpu,
-		.prev_cpu = ev->target_cpu, .sync = SR_UNKNOWN, .p = &p->v,
+		.now = ev->ts, .kind = kind, .this_cpu = ev->cpu, .prev_cpu = prev,
+		.sync = kind == SR_WAKE_TTWU ? SR_UNKNOWN : SR_NO, .p = &p->v,
 		.rq = s->rq, .llc = s->llc, .topo = s->cfg.topo,
 	};
 
-	if (!s->cfg.hooks.placement || !s->cfg.nr_policies || !cpu_ok(s, ev->target_cpu))
+	if (!s->cfg.hooks.placement || !s->cfg.nr_policies || !cpu_ok(s, prev))
 		return 0;
 	if (!p->dec) {
 		p->dec = calloc(s->cfg.nr_policies, sizeof(*p->dec));
@@ -403,7 +409,7 @@ static int on_waking(struct sr_state *s, const struct sr_event *ev)
 
 		if (waker && waker != p)
 			track_wakee(s, waker, p, ev->cpu);
-		ret = run_placement(s, p, ev);
+		ret = run_placement(s, p, ev, SR_WAKE_TTWU, ev->target_cpu);
 		ttwu_mark(s, p, ev->cpu, ev->target_cpu);
 	}
 	return ret;
@@ -491,21 +497,45 @@ static int on_wakeup(struct sr_state *s, const struct sr_event *ev)
 	return ret;
 }
 
-static void on_wakeup_new(struct sr_state *s, const struct sr_event *ev)
+/* A fork placement, replayed like a wakeup but reported apart (w.fork). */
+static int emit_fork(struct sr_state *s, struct sr_task *p, const struct sr_event *ev)
+{
+	struct sr_wakeup w = {
+		.ts = ev->ts, .ts_wakeup = ev->ts, .task = p, .fork = true,
+		.waker_cpu = ev->cpu, .waker_pid = ev->common_pid, .prev_cpu = ev->cpu,
+		.cpu = ev->target_cpu, .cls = SR_W_NR, .since_out = -1,
+		.dec = p->dec, .nr_dec = p->dec ? s->cfg.nr_policies : 0,
+	};
+	int ret;
+
+	w.uncertain = cpu_uncertain(s, w.waker_cpu) || cpu_uncertain(s, w.cpu);
+	w.target_idle = cpu_ok(s, w.cpu) && !s->rq[w.cpu].curr_pid;
+	ret = run_placement(s, p, ev, SR_WAKE_FORK, ev->cpu);
+	if (ret || !p->dec || !s->cfg.hooks.wakeup)
+		return ret;
+	w.dec = p->dec;
+	w.nr_dec = s->cfg.nr_policies;
+	return s->cfg.hooks.wakeup(s->cfg.hooks.data, &w);
+}
+
+static int on_wakeup_new(struct sr_state *s, const struct sr_event *ev)
 {
 	struct sr_task *p = task_get(s, ev->pid);
+	int ret;
 
 	s->wc.wakeup_new++;
 	if (!p)
-		return;
+		return 0;
 	task_set_prio(s, p, ev->prio);
 	/* init_entity_runnable_average(): a new task starts at full load. */
 	if (p->forked)
 		p->load_frac = 1.0;
+	ret = emit_fork(s, p, ev);
 	p->note = (struct sr_wake_note){ .ts = ev->ts, .ts_wakeup = ev->ts,
 		.cpu = (int16_t)ev->target_cpu, .prev_cpu = -1, .waker_cpu = (int16_t)ev->cpu,
 		.cls = SR_W_NR, .pending_run = false };
 	task_move(s, p, SR_T_QUEUED, cpu_ok(s, ev->target_cpu) ? ev->target_cpu : -1);
+	return ret;
 }
 
 /* ------------------------------------------------------- other handlers */
@@ -678,8 +708,7 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 	case SR_EV_WAKEUP:
 		return on_wakeup(s, ev);
 	case SR_EV_WAKEUP_NEW:
-		on_wakeup_new(s, ev);
-		return 0;
+		return on_wakeup_new(s, ev);
 	case SR_EV_MIGRATE:
 		on_migrate(s, ev);
 		return 0;

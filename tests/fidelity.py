@@ -91,6 +91,7 @@ def one(binary, trace):
         },
         "naive": {n: {"all": ratio(pols[n]["all"])[0], "moved": ratio(pols[n]["all_moved"])[0]}
                   for n in NAIVE},
+        "fork": m["fork"],
         "misses_by_step": misses,
         "misses_by_relation": m["misses_by_relation"],
         "undetermined_depends_on": m["undetermined"]["depends_on"],
@@ -140,6 +141,13 @@ def main(argv):
               f"{pct(nv['naive-idle-first']['all'])} |        "
               f"{pct(nv['naive-prev']['moved'])} {pct(nv['naive-waker']['moved'])} "
               f"{pct(nv['naive-idle-first']['moved'])}")
+    print("\nfork placements (sched_wakeup_new through the fork slow path): determined match/miss, "
+          "undetermined, model errors:")
+    for r in rows:
+        f = r["fork"]
+        if f["determined"]["match"] + f["determined"]["miss"] + f["undetermined"] + f["model_errors"]:
+            print(f"  {r['trace'][-44:]:44} {f['determined']['match']}/{f['determined']['match'] + f['determined']['miss']} "
+                  f"undetermined {f['undetermined']} errors {f['model_errors']}")
     print("\nmodel misses by deciding step, and what undetermined decisions depend on:")
     for r in rows:
         print(f"  {r['trace'][-44:]:44} misses {r['misses_by_step'] or '{}'}; "
