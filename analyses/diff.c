@@ -12,11 +12,6 @@
 #include "pidtab.h"
 #include "run.h"
 
-enum rel { REL_SAME_CORE, REL_SAME_LLC, REL_CROSS_LLC, REL_CROSS_NODE, REL_NR };
-static const char *const rel_names[REL_NR] = {
-	"same_core", "same_llc", "cross_llc", "cross_node",
-};
-
 #define NR_BY SR_BY_NR_DECIDERS
 
 /* A disagreement waiting for its task to run, keyed by pid. */
@@ -45,7 +40,7 @@ struct idle_span {
 struct diff {
 	uint64_t placed, agree, disagree, undetermined, undet_same;
 	uint64_t by[NR_BY][NR_BY];	/* [A's decider][B's decider] */
-	uint64_t rel[REL_NR];
+	uint64_t rel[SR_REL_NR];
 	uint64_t a_kernel, b_kernel, neither;
 	uint64_t b_idle, b_busy;
 	struct idle_span b_idle_for;	/* how long B's idle CPU stayed idle */
@@ -73,15 +68,6 @@ static int diff_init(void **priv, const struct sr_run *run)
 	    sr_pidtab_init(&d->tasks, sizeof(struct task_impact)))
 		return -ENOMEM;
 	return 0;
-}
-
-static enum rel relation(const struct sr_topo *t, int a, int b)
-{
-	if (t->cpu[a].core_id == t->cpu[b].core_id)
-		return REL_SAME_CORE;
-	if (sr_cpus_share_cache(t, a, b))
-		return REL_SAME_LLC;
-	return t->cpu[a].node == t->cpu[b].node ? REL_CROSS_LLC : REL_CROSS_NODE;
 }
 
 static int note_task(struct diff *d, const struct sr_wakeup *w, bool b_idle)
@@ -118,7 +104,7 @@ static int diff_wakeup(void *priv, const struct sr_wakeup *w, const struct sr_ru
 	}
 	d->disagree++;
 	d->by[a->decided_by % NR_BY][b->decided_by % NR_BY]++;
-	d->rel[relation(&run->topo, a->cpu, b->cpu)]++;
+	d->rel[sr_topo_relation(&run->topo, a->cpu, b->cpu)]++;
 	if (a->cpu == w->cpu)
 		d->a_kernel++;
 	else if (b->cpu == w->cpu)
@@ -229,8 +215,8 @@ static int diff_report(void *priv, json_t *report, const struct sr_run *run)
 	struct diff *d = priv;
 	json_t *rel = json_object();
 
-	for (int i = 0; rel && i < REL_NR; i++)
-		json_object_set_new(rel, rel_names[i], json_integer((json_int_t)d->rel[i]));
+	for (int i = 0; rel && i < SR_REL_NR; i++)
+		json_object_set_new(rel, sr_relation_name(i), json_integer((json_int_t)d->rel[i]));
 	return json_object_set_new(report, "diff", json_pack(
 		"{s:s, s:s, s:I, s:I, s:I, s:{s:I, s:I}, s:o, s:o, s:{s:I, s:I, s:I},"
 		" s:{s:b, s:s, s:I, s:I, s:o, s:o, s:I, s:I}, s:o}",

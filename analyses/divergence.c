@@ -9,12 +9,6 @@
 #include <stdlib.h>
 #include "run.h"
 
-enum rel { REL_SAME_CORE, REL_SAME_LLC, REL_CROSS_LLC, REL_CROSS_NODE, REL_NR };
-
-static const char *const rel_names[REL_NR] = {
-	"same_core", "same_llc", "cross_llc", "cross_node",
-};
-
 struct tally {
 	uint64_t match, miss;
 };
@@ -25,7 +19,7 @@ struct pol_stats {
 	uint64_t undetermined, undet_match_either;
 	uint64_t failed;			/* the model refused its input */
 	struct tally by[SR_BY_NR_DECIDERS];
-	uint64_t miss_rel[REL_NR];
+	uint64_t miss_rel[SR_REL_NR];
 	uint64_t dep[16];			/* undetermined decisions by input */
 	struct tally fork;			/* sched_wakeup_new placements, determined */
 	uint64_t fork_undetermined, fork_errors;
@@ -50,17 +44,6 @@ static int div_init(void **priv, const struct sr_run *run)
 	}
 	*priv = d;
 	return 0;
-}
-
-static enum rel relation(const struct sr_topo *t, int a, int b)
-{
-	if (t->cpu[a].core_id == t->cpu[b].core_id)
-		return REL_SAME_CORE;
-	if (sr_cpus_share_cache(t, a, b))
-		return REL_SAME_LLC;
-	if (t->cpu[a].node == t->cpu[b].node)
-		return REL_CROSS_LLC;
-	return REL_CROSS_NODE;
 }
 
 static void count_one(struct pol_stats *ps, const struct sr_brief *b, const struct sr_wakeup *w,
@@ -101,7 +84,7 @@ static void count_one(struct pol_stats *ps, const struct sr_brief *b, const stru
 	if (moved)
 		ps->moved.miss++;
 	if (b->cpu < topo->nr_cpus && w->cpu >= 0 && w->cpu < topo->nr_cpus)
-		ps->miss_rel[relation(topo, b->cpu, w->cpu)]++;
+		ps->miss_rel[sr_topo_relation(topo, b->cpu, w->cpu)]++;
 }
 
 /* Fork placements (find_idlest_cpu() and friends) are tallied on their own. */
@@ -149,8 +132,8 @@ static json_t *policy_json(const struct sr_policy *pol, const struct pol_stats *
 	for (int i = 0; i < SR_BY_NR_DECIDERS; i++)
 		if (ps->by[i].match || ps->by[i].miss)
 			json_object_set_new(by, sr_decider_name(i), tally_json(&ps->by[i]));
-	for (int i = 0; i < REL_NR; i++)
-		json_object_set_new(rel, rel_names[i], json_integer((json_int_t)ps->miss_rel[i]));
+	for (int i = 0; i < SR_REL_NR; i++)
+		json_object_set_new(rel, sr_relation_name(i), json_integer((json_int_t)ps->miss_rel[i]));
 	for (int i = 0; i < 16; i++)
 		if (ps->dep[i])
 			json_object_set_new(dep, sr_dep_name(1u << i),

@@ -163,6 +163,15 @@ static inline bool sr_mask_subset(const struct sr_cpumask *a, const struct sr_cp
 	return true;
 }
 
+/* How far apart two CPUs are, for divergence and diff breakdowns. */
+enum sr_cpu_relation {
+	SR_REL_SAME_CORE, SR_REL_SAME_LLC, SR_REL_CROSS_LLC, SR_REL_CROSS_NODE, SR_REL_NR
+};
+
+enum sr_cpu_relation sr_topo_relation(const struct sr_topo *t, int a, int b);
+/* "same_core", "same_llc", "cross_llc", "cross_node" */
+const char *sr_relation_name(enum sr_cpu_relation r);
+
 static inline bool sr_cpus_share_cache(const struct sr_topo *t, int a, int b)
 {
 	return t->cpu[a].llc_id == t->cpu[b].llc_id;

@@ -1252,3 +1252,21 @@ int sr_topo_from_json(struct sr_topo *t, struct sr_machine *m, const json_t *roo
 	t->source = SR_TOPO_JSON;
 	return 0;
 }
+
+enum sr_cpu_relation sr_topo_relation(const struct sr_topo *t, int a, int b)
+{
+	if (t->cpu[a].core_id == t->cpu[b].core_id && t->cpu[a].package_id == t->cpu[b].package_id)
+		return SR_REL_SAME_CORE;
+	if (sr_cpus_share_cache(t, a, b))
+		return SR_REL_SAME_LLC;
+	return t->cpu[a].node == t->cpu[b].node ? SR_REL_CROSS_LLC : SR_REL_CROSS_NODE;
+}
+
+const char *sr_relation_name(enum sr_cpu_relation r)
+{
+	static const char *const names[SR_REL_NR] = {
+		"same_core", "same_llc", "cross_llc", "cross_node",
+	};
+
+	return (unsigned int)r < SR_REL_NR ? names[r] : "invalid";
+}
