@@ -21,6 +21,7 @@ struct cand {
 	struct sr_decision dec[SR_MAX_POLICIES];
 	struct sr_decision dec_sync[SR_MAX_POLICIES];	/* trail under sync=1 */
 	bool has_sync[SR_MAX_POLICIES];
+	enum sr_tristate sync_guess;	/* the value the analyses' primary answer assumes */
 	/* at the sched_wakeup */
 	struct sr_wakeup w;
 	char comm[SR_COMM_LEN], target_comm[SR_COMM_LEN];
@@ -98,16 +99,20 @@ static int ex_placement(void *priv, const struct sr_wake_ctx *ctx, const struct 
 	c->this_cpu = ctx->this_cpu;
 	c->prev_cpu = ctx->prev_cpu;
 	c->unknown = ctx->unknown;
+	c->sync_guess = ctx->sync == SR_UNKNOWN ? ctx->sync_guess : SR_UNKNOWN;
 	for (int i = 0; i < run->nr_policies; i++) {
-		struct sr_wake_ctx sync = *ctx;
+		struct sr_wake_ctx no = *ctx, yes = *ctx;
 
-		if (sr_policy_decide(&run->policy[i], ctx, &c->dec[i]))
+		/* Both values of an unknown WF_SYNC, each with its own full trail. */
+		if (ctx->sync == SR_UNKNOWN)
+			no.sync = SR_NO;
+		if (sr_policy_decide(&run->policy[i], &no, &c->dec[i]))
 			c->dec[i].cpu = -1;
 		c->has_sync[i] = ctx->sync == SR_UNKNOWN;
 		if (!c->has_sync[i])
 			continue;
-		sync.sync = SR_YES;
-		if (sr_policy_decide(&run->policy[i], &sync, &c->dec_sync[i]))
+		yes.sync = SR_YES;
+		if (sr_policy_decide(&run->policy[i], &yes, &c->dec_sync[i]))
 			c->dec_sync[i].cpu = -1;
 	}
 	return 0;
@@ -216,9 +221,12 @@ static json_t *policies_json(const struct cand *c, const struct sr_run *run)
 				      "kernel_range", run->policy[i].kernel_range,
 				      "sync_0", decision_json(&c->dec[i]));
 
+		const struct sr_decision *primary = c->has_sync[i] && c->sync_guess == SR_YES ?
+						    &c->dec_sync[i] : &c->dec[i];
+
 		if (c->has_sync[i])
 			json_object_set_new(o, "sync_1", decision_json(&c->dec_sync[i]));
-		json_object_set_new(o, "matches_kernel", json_boolean(c->dec[i].cpu == c->w.cpu));
+		json_object_set_new(o, "matches_kernel", json_boolean(primary->cpu == c->w.cpu));
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -297,6 +305,8 @@ static int ex_report(void *priv, json_t *report, const struct sr_run *run)
 		json_object_set_new(o, "wakee", task_json(&c->p));
 		json_object_set_new(o, "waker", c->has_curr ? task_json(&c->curr) : json_null());
 		json_object_set_new(o, "inputs_unknown", deps_json(c->unknown));
+		json_object_set_new(o, "sync_guess", c->sync_guess == SR_UNKNOWN ? json_null() :
+				    json_boolean(c->sync_guess == SR_YES));
 		json_object_set_new(o, "policies", policies_json(c, run));
 	}
 	return json_object_set_new(report, "explain", o) ? -ENOMEM : 0;

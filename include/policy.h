@@ -177,6 +177,7 @@ struct sr_trail {
 struct sr_decision {
 	int cpu;			/* chosen CPU under the primary assumption */
 	int alt_cpu;			/* choice under the other sync value, or -1 */
+	bool sync_assumed;		/* the primary answer assumes WF_SYNC */
 	enum sr_decider decided_by;
 	unsigned int depends;		/* enum sr_dep the result depends on */
 	bool determined;		/* depends == 0 */
@@ -196,6 +197,12 @@ struct sr_wake_ctx {
 	const struct sr_llc_view *llc;	/* indexed by CPU (each CPU's LLC); may be NULL */
 	const struct sr_cpumask *allowed;/* p->cpus_ptr; NULL: all CPUs */
 	const struct sr_topo *topo;
+	/*
+	 * When sync is SR_UNKNOWN, the value the decision's primary answer
+	 * assumes (the other value's answer goes to alt_cpu): a guess from how
+	 * the wakeup was issued, never a fact.
+	 */
+	enum sr_tristate sync_guess;
 	/*
 	 * enum sr_dep inputs the state could not supply (PELT not warm, cgroup
 	 * unknown, topology assumed...).  A model adds one to d->depends only
@@ -236,8 +243,9 @@ void sr_step_uval(struct sr_step *s, const char *name, uint64_t v);
 
 /*
  * Run @pol on @ctx.  When ctx->sync is SR_UNKNOWN the model runs under both
- * values: d->cpu is the sync=0 answer (trail included), d->alt_cpu the
- * sync=1 answer, and SR_DEP_SYNC is set when they differ.
+ * values: d->cpu is the answer under ctx->sync_guess (SR_NO unless it says
+ * SR_YES; trail included), d->alt_cpu the other one, and SR_DEP_SYNC is set
+ * when they differ.
  */
 int sr_policy_decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		     struct sr_decision *d);

@@ -31,6 +31,7 @@ struct sr_brief {
 	uint8_t decided_by;	/* enum sr_decider */
 	bool determined;
 	bool cpu_idle;		/* its CPU was idle at the sched_waking */
+	bool sync_assumed;	/* cpu assumes WF_SYNC (alt_cpu the opposite) */
 	uint16_t depends;	/* enum sr_dep */
 };
 

@@ -33,11 +33,17 @@ enum sr_prev_state {
 
 #define SR_COMM_LEN 16
 
+/* common_flags bits of every trace event (kernel/trace/trace.h TRACE_FLAG_*). */
+#define SR_TRACE_FLAG_HARDIRQ	0x08
+#define SR_TRACE_FLAG_SOFTIRQ	0x10
+#define SR_TRACE_FLAG_NMI	0x40
+
 struct sr_event {
 	enum sr_ev_type type;
 	int cpu;			/* the CPU whose buffer holds the record */
 	uint64_t ts;			/* ns in the trace clock */
 	int common_pid;			/* current on that CPU */
+	bool irq_context;		/* emitted in hardirq, softirq or NMI context */
 	int pid;			/* wakee / prev / migrated / exiting / parent / exec'ing */
 	int prio;
 	int target_cpu;			/* waking, wakeup, wakeup_new */

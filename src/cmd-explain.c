@@ -132,6 +132,11 @@ static void print_text(FILE *f, json_t *x)
 			"still running or queued");
 	if (json_object_get(x, "cpus"))
 		print_cpus(f, json_object_get(x, "cpus"));
+	if (json_is_boolean(json_object_get(x, "sync_guess")))
+		fprintf(f, "\nWF_SYNC is not in the trace; from how the wakeup was issued (%s) the "
+			"analyses assume it %s.\n", json_is_true(json_object_get(x, "sync_guess")) ?
+			"a task, in task context" : "interrupt context or the idle task",
+			json_is_true(json_object_get(x, "sync_guess")) ? "set" : "clear");
 	json_array_foreach(json_object_get(x, "policies"), i, p) {
 		fprintf(f, "\nPolicy %s (%s)%s:\n", gs(p, "policy"), gs(p, "kernel_range"),
 			json_is_true(json_object_get(p, "matches_kernel")) ? ", matches the kernel" :

@@ -50,6 +50,7 @@ static void decision_reset(struct sr_decision *d, bool quiet)
 {
 	d->cpu = -1;
 	d->alt_cpu = -1;
+	d->sync_assumed = false;
 	d->decided_by = SR_BY_NONE;
 	d->depends = 0;
 	d->determined = false;
@@ -71,6 +72,7 @@ static int decide_once(const struct sr_policy *pol, const struct sr_wake_ctx *ct
 static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		  struct sr_decision *d, bool quiet)
 {
+	enum sr_tristate guess;
 	struct sr_decision alt;
 	int ret;
 
@@ -78,13 +80,16 @@ static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		return -EINVAL;
 	if (ctx->sync != SR_UNKNOWN) {
 		ret = decide_once(pol, ctx, ctx->sync, d, quiet);
+		d->sync_assumed = false;
 		goto out;
 	}
-	ret = decide_once(pol, ctx, SR_NO, d, quiet);
+	guess = ctx->sync_guess == SR_YES ? SR_YES : SR_NO;
+	ret = decide_once(pol, ctx, guess, d, quiet);
 	if (ret)
 		return ret;
-	/* The trail of the sync=1 run is not kept: only its answer matters here. */
-	ret = decide_once(pol, ctx, SR_YES, &alt, true);
+	d->sync_assumed = guess == SR_YES;
+	/* The trail of the other run is not kept: only its answer matters here. */
+	ret = decide_once(pol, ctx, guess == SR_YES ? SR_NO : SR_YES, &alt, true);
 	if (!ret) {
 		d->alt_cpu = alt.cpu;
 		if (alt.cpu != d->cpu)

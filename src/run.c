@@ -139,6 +139,7 @@ static int hook_placement(void *data, const struct sr_wake_ctx *ctx, struct sr_b
 			.cpu = (int16_t)d->cpu, .alt_cpu = (int16_t)d->alt_cpu,
 			.decided_by = (uint8_t)d->decided_by, .determined = d->determined,
 			.cpu_idle = !ctx->rq[d->cpu].curr_pid && !ctx->rq[d->cpu].nr_running,
+			.sync_assumed = d->sync_assumed,
 			.depends = (uint16_t)d->depends,
 		};
 	}

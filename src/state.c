@@ -354,6 +354,12 @@ static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_
 		.now = ev->ts, .kind = kind, .this_cpu = ev->cpu, .prev_cpu = prev,
 		.sync = kind == SR_WAKE_TTWU ? SR_UNKNOWN : SR_NO, .p = &p->v,
 		.rq = s->rq, .llc = s->llc, .topo = s->cfg.topo,
+		/*
+		 * WF_SYNC comes from the *_sync wait-queue wakeups: a task writing
+		 * to a pipe or socket.  Interrupts, timers and the idle task rarely
+		 * issue them, so guess sync for task-context wakeups by a task.
+		 */
+		.sync_guess = ev->common_pid > 0 && !ev->irq_context ? SR_YES : SR_NO,
 	};
 
 	if (!s->cfg.hooks.placement || !s->cfg.nr_policies || !cpu_ok(s, prev))

@@ -26,7 +26,7 @@ const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 enum fld {
 	F_PID, F_PRIO, F_COMM, F_TARGET, F_SUCCESS,
 	F_PREV_STATE, F_NEXT_PID, F_NEXT_PRIO, F_NEXT_COMM,
-	F_ORIG, F_DEST, F_CHILD_PID, F_CHILD_COMM, F_RUNTIME, F_COMMON_PID,
+	F_ORIG, F_DEST, F_CHILD_PID, F_CHILD_COMM, F_RUNTIME, F_COMMON_PID, F_COMMON_FLAGS,
 	F_NR
 };
 
@@ -157,6 +157,7 @@ static void resolve_events(struct sr_trace *t)
 		for (int f = 0; f < F_NR; f++)
 			s->f[f] = descs[i].fields[f] ? tep_find_field(ev, descs[i].fields[f]) : NULL;
 		s->f[F_COMMON_PID] = tep_find_common_field(ev, "common_pid");
+		s->f[F_COMMON_FLAGS] = tep_find_common_field(ev, "common_flags");
 		bool ok = true;
 
 		for (int f = 0; f < F_NR; f++)
@@ -459,6 +460,8 @@ static void fill_event(struct sr_trace *t, struct tep_record *rec, struct sr_eve
 	long long v;
 
 	ev->common_pid = rd_int(t, rec, f[F_COMMON_PID], -1);
+	ev->irq_context = rd_num(t, rec, f[F_COMMON_FLAGS], &v) &&
+			  (v & (SR_TRACE_FLAG_HARDIRQ | SR_TRACE_FLAG_SOFTIRQ | SR_TRACE_FLAG_NMI));
 	ev->pid = rd_int(t, rec, f[F_PID], -1);
 	ev->prio = rd_int(t, rec, f[F_PRIO], -1);
 	ev->target_cpu = rd_int(t, rec, f[F_TARGET], -1);
