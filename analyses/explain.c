@@ -248,10 +248,11 @@ static json_t *cpus_json(const struct cand *c, const struct sr_run *run, int nr)
 
 	for (int cpu = 0; a && cpu < nr; cpu++) {
 		const struct sr_rq *rq = &c->rq[cpu];
-		json_t *roles = json_array();
+		json_t *roles;
 
 		if (!mattered(c, cpu, run))
 			continue;
+		roles = json_array();
 		if (cpu == c->prev_cpu)
 			json_array_append_new(roles, json_string("prev"));
 		if (cpu == c->this_cpu)
