@@ -28,6 +28,10 @@ for f in fixtures/*.dat; do
 done
 run "$bin" analyze fixtures/qemu-zlib/niced-zlib.dat
 run "$bin" explain fixtures/hackbench-pipe.dat --wakeup 57 --topology cpus=2 --json
+run "$bin" explain fixtures/qemu/numa4-4s2c2t/hb_pipe.dat --wakeup 300 \
+	--topology fixtures/qemu/numa4-4s2c2t/machine --policy linux-6.1 --policy linux-2.6.38
+run "$bin" analyze fixtures/qemu/numa2llc2-2s2d2c2t/hb_sock.dat \
+	--topology fixtures/qemu/numa2llc2-2s2d2c2t/machine --decisions /dev/null
 run "$bin" diff fixtures/hackbench-pipe.dat --topology cpus=2 --policy linux-2.6.38 \
 	--policy linux-2.6.38+no-hot-affine
 [ -f ../shared/traces/linux-4.13-i686-4cpu-success-field.dat ] &&
