@@ -56,6 +56,8 @@ const struct sr_knob_desc *sr_knob_find(const char *name);
 bool sr_knob_applies(const struct sr_knob_desc *k, unsigned int kver);
 /* Current value of @k in @knobs (features as 0/1).  0 or -EINVAL. */
 int sr_knob_get(const struct sr_knobs *knobs, const struct sr_knob_desc *k, int64_t *val);
+/* Set @k in @knobs (features take 0/1).  0, or -EINVAL when @v is out of range. */
+int sr_knob_set(struct sr_knobs *knobs, const struct sr_knob_desc *k, int64_t v);
 
 /*
  * Fill @pol from a spec such as "linux-6.1:WA_BIAS=0,migration_cost=250000".

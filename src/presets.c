@@ -240,7 +240,7 @@ int sr_knob_get(const struct sr_knobs *knobs_in, const struct sr_knob_desc *k, i
 	return 0;
 }
 
-static int knob_set(struct sr_knobs *kn, const struct sr_knob_desc *k, int64_t v)
+int sr_knob_set(struct sr_knobs *kn, const struct sr_knob_desc *k, int64_t v)
 {
 	char *field = (char *)kn + k->offset;
 
@@ -380,7 +380,7 @@ static int apply_override(struct sr_policy *pol, char *tok)
 	v = strtoll(eq + 1, &end, 10);
 	if (errno || *end)
 		return -EINVAL;
-	return knob_set(&pol->knobs, k, v);
+	return sr_knob_set(&pol->knobs, k, v);
 }
 
 int sr_policy_from_spec(struct sr_policy *pol, const char *spec)

@@ -65,10 +65,7 @@ static int apply_machine(struct sr_run *r, struct sr_policy *pol)
 			continue;
 		if (!!(pol->knobs.features & k->feature) != on)
 			n++;
-		if (on)
-			pol->knobs.features |= k->feature;
-		else
-			pol->knobs.features &= ~k->feature;
+		sr_knob_set(&pol->knobs, k, on);
 	}
 	if (r->machine.migration_cost_ns >= 0) {
 		n += pol->knobs.migration_cost_ns != r->machine.migration_cost_ns;
