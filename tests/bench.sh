@@ -6,18 +6,18 @@
 #
 # usage: tests/bench.sh BIN BARE_READ [TRACE]
 # TRACE defaults to $SR_BENCH_TRACE, else a ~1M-event hackbench trace that is
-# recorded once into /tmp/sr-bench.dat (needs root and tracefs).
+# recorded once into /var/tmp/sr-bench.dat (needs root and tracefs).
 set -eu
 bin=$1
 bare=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
-trace=${3:-${SR_BENCH_TRACE:-/tmp/sr-bench.dat}}
+trace=${3:-${SR_BENCH_TRACE:-/var/tmp/sr-bench.dat}}
 runs=${SR_BENCH_RUNS:-5}
 
 if [ ! -f "$trace" ]; then
 	echo "recording a ~1M-event benchmark trace into $trace ..."
-	SR_BUFFER_KB=262144 "$top/fixtures/record/record-local.sh" "$trace" -- \
-		hackbench -P -p -g 4 -f 10 -l 80000 >/dev/null
+	"$bin" record -o "$trace" -b 262144 --no-snapshot -- \
+		hackbench -P -p -g 4 -f 10 -l 40000 >/dev/null
 fi
 
 tfile=$(mktemp)
