@@ -46,6 +46,7 @@ struct sr_run {
 	struct sr_state state;
 	struct sr_policy policy[SR_MAX_POLICIES];
 	int nr_policies;
+	struct sr_decision *scratch;	/* reused by every placement's decisions */
 	char policy_note[192];		/* how the policies were chosen */
 	const struct sr_analysis_ops *const *an;
 	void **an_priv;

@@ -95,7 +95,8 @@ enum sr_topo_era {
 
 struct sr_topo {
 	int nr_cpus;
-	int nr_nodes;			/* highest node id + 1 */
+	int nr_nodes;
+	int smt_max;			/* most SMT siblings of any CPU (sched_smt_active() > 1) */			/* highest node id + 1 */
 	enum sr_topo_source source;
 	struct sr_cpumask possible;
 	int node_distance[SR_MAX_NODES][SR_MAX_NODES];	/* 10 on the diagonal, 0 unknown */

@@ -60,6 +60,9 @@ int sr_sis_smt_weight(const struct sr_topo *t)
 {
 	int w = 1;
 
+	/* Cached when the topology was built; hand-made ones are counted here. */
+	if (t->smt_max)
+		return t->smt_max;
 	for (int c = 0; c < t->nr_cpus; c++) {
 		int n = sr_mask_weight(&t->cpu[c].smt);
 

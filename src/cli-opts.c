@@ -31,7 +31,8 @@ static const struct opt_desc opts[] = {
 	  "                     (default: assumed flat, and the report says so)" },
 	{ { "policy", required_argument, NULL, OPT_POLICY }, SR_O_RUN,
 	  "--policy P           placement policy P[:KNOB=V,...] (repeatable; see 'schedreplay\n"
-	  "                     policies'); default: the preset of the recorded kernel" },
+	  "                     policies'); default: the preset of the recorded kernel;\n"
+	  "                     'none': account only, replay nothing" },
 	{ { "assume-root-cgroup", no_argument, NULL, OPT_ROOT_CGROUP }, SR_O_RUN,
 	  "--assume-root-cgroup every task is in the root task group (no cpu cgroup controller,\n"
 	  "                     autogroup off): cgroup shares stop being an unknown input" },

@@ -80,6 +80,11 @@ static int setup_policies(struct sr_run *r, struct sr_err *err)
 	const char *rel = r->info->release;
 	const char *name;
 
+	if (r->opts.nr_policies == 1 && !strcmp(r->opts.policies[0], "none")) {
+		/* accounting only: no model runs at placements */
+		snprintf(r->policy_note, sizeof(r->policy_note), "--policy none: nothing replayed");
+		return 0;
+	}
 	if (r->opts.nr_policies) {
 		snprintf(r->policy_note, sizeof(r->policy_note), "given with --policy");
 		for (int i = 0; i < r->opts.nr_policies; i++) {
@@ -121,11 +126,9 @@ static int setup_policies(struct sr_run *r, struct sr_err *err)
 static int hook_placement(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec)
 {
 	struct sr_run *r = data;
-	struct sr_decision *d = malloc(sizeof(*d));
+	struct sr_decision *d = r->scratch;
 	int ret = 0;
 
-	if (!d)
-		return -ENOMEM;
 	for (int i = 0; i < r->nr_policies; i++) {
 		dec[i] = (struct sr_brief){ .cpu = -1, .alt_cpu = -1 };
 		/* A model refusing its input is not fatal: that answer is missing. */
@@ -140,7 +143,6 @@ static int hook_placement(void *data, const struct sr_wake_ctx *ctx, struct sr_b
 			.depends = (uint16_t)d->depends,
 		};
 	}
-	free(d);
 	for (int i = 0; !ret && i < r->nr_an; i++)
 		if (r->an_priv[i] && r->an[i]->placement)
 			ret = r->an[i]->placement(r->an_priv[i], ctx, dec, r);
@@ -226,6 +228,9 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 	ret = setup_policies(r, err);
 	if (ret)
 		return ret;
+	r->scratch = malloc(sizeof(*r->scratch));
+	if (!r->scratch)
+		return sr_err_set(err, -ENOMEM, "out of memory");
 	if (!info->has_format[SR_EV_SWITCH])
 		sr_run_warn(r, "no sched_switch format: task and runqueue state cannot be rebuilt; "
 			    "wakeups are classified unknown");
@@ -323,6 +328,7 @@ void sr_run_close(struct sr_run *r)
 			r->an[i]->fini(r->an_priv[i]);
 	free(r->an_priv);
 	sr_state_fini(&r->state);
+	free(r->scratch);
 	sr_topo_free(&r->topo);
 	sr_trace_close(r->trace);
 	memset(r, 0, sizeof(*r));

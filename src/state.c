@@ -371,7 +371,9 @@ static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_
 	}
 	for (int c = 0; c < s->cfg.nr_cpus; c++)
 		cpu_advance(s, c, s->now);
-	fill_llc_hints(s);
+	/* has_idle_cores only matters where SMT exists (sched_smt_active()) */
+	if (s->cfg.topo->smt_max > 1)
+		fill_llc_hints(s);
 	if (waker) {
 		task_pelt(s, waker, s->now);
 		ctx.curr = &waker->v;
@@ -751,6 +753,8 @@ int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg)
 	s->rq = calloc(cfg->nr_cpus, sizeof(*s->rq));
 	s->cpu = calloc(cfg->nr_cpus, sizeof(*s->cpu));
 	s->llc = calloc(cfg->nr_cpus, sizeof(*s->llc));
+	for (int c = 0; s->llc && c < cfg->nr_cpus; c++)
+		s->llc[c].nr_idle_scan = -1;
 	s->nr_slots = 1024;
 	s->tasks = calloc(s->nr_slots, sizeof(*s->tasks));
 	if (!s->rq || !s->cpu || !s->llc || !s->tasks) {

@@ -303,13 +303,17 @@ void sr_topo_derive(struct sr_topo *t, enum sr_topo_era era, const char *pkg_nam
 
 void sr_topo_set_llc(struct sr_topo *t)
 {
+	t->smt_max = 1;
 	for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
 		struct sr_cpu_topo *c = &t->cpu[cpu];
+		int smt = sr_mask_weight(&c->smt);
 
 		if (!sr_mask_test(&c->llc, cpu))
 			sr_mask_set(&c->llc, cpu);
 		c->llc_id = sr_mask_first(&c->llc);
 		c->llc_size = sr_mask_weight(&c->llc);
+		if (smt > t->smt_max)
+			t->smt_max = smt;
 	}
 }
 

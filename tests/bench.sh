@@ -40,14 +40,30 @@ best_of() {
 events=$("$bare" "$trace")
 read -r t_bare kb_bare < <(best_of "$bare" "$trace")
 read -r t_sr kb_sr < <(best_of "$bin" analyze "$trace")
+read -r t_acc kb_acc < <(best_of "$bin" analyze --policy none "$trace")
 read -r t_rep kb_rep < <(best_of trace-cmd report -N -i "$trace")
 printf 'trace: %s (%s)\n' "$trace" "$events"
 printf '%-28s %8s %10s %8s\n' "" "best s" "peak KB" "ratio"
 printf '%-28s %8s %10s %8s\n' "bare libtracecmd read" "$t_bare" "$kb_bare" "1.00"
 printf '%-28s %8s %10s %8s\n' "schedreplay analyze" "$t_sr" "$kb_sr" \
 	"$(awk -v a="$t_sr" -v b="$t_bare" 'BEGIN{printf "%.2f", (b > 0 ? a / b : 0)}')"
+printf '%-28s %8s %10s %8s\n' "analyze --policy none" "$t_acc" "$kb_acc" \
+	"$(awk -v a="$t_acc" -v b="$t_bare" 'BEGIN{printf "%.2f", (b > 0 ? a / b : 0)}')"
 printf '%-28s %8s %10s %8s\n' "trace-cmd report -N" "$t_rep" "$kb_rep" \
 	"$(awk -v a="$t_rep" -v b="$t_bare" 'BEGIN{printf "%.2f", (b > 0 ? a / b : 0)}')"
 printf 'analyze / trace-cmd report: %s\n' \
 	"$(awk -v a="$t_sr" -v b="$t_rep" 'BEGIN{printf "%.2f", (b > 0 ? a / b : 0)}')"
 printf 'extra peak memory over the bare read: %s KB\n' $((kb_sr - kb_bare))
+# Instructions, not seconds: repeatable on a shared machine (SR_BENCH_CALLGRIND=0 skips).
+if [ "${SR_BENCH_CALLGRIND:-1}" = 1 ] && command -v valgrind >/dev/null; then
+	ir() {
+		valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+			awk '/Collected/ {print $NF}'
+	}
+	i_bare=$(ir "$bare" "$trace")
+	i_sr=$(ir "$bin" analyze "$trace" -o /dev/null)
+	i_acc=$(ir "$bin" analyze --policy none "$trace" -o /dev/null)
+	printf 'instructions (callgrind): bare %s, analyze %s (%s), --policy none %s (%s)\n' \
+		"$i_bare" "$i_sr" "$(awk -v a="$i_sr" -v b="$i_bare" 'BEGIN{printf "%.2fx", a / b}')" \
+		"$i_acc" "$(awk -v a="$i_acc" -v b="$i_bare" 'BEGIN{printf "%.2fx", a / b}')"
+fi
