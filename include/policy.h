@@ -178,6 +178,8 @@ struct sr_decision {
 	int cpu;			/* chosen CPU under the primary assumption */
 	int alt_cpu;			/* choice under the other sync value, or -1 */
 	bool sync_assumed;		/* the primary answer assumes WF_SYNC */
+	bool sync_used;			/* set by a model whose answer read WF_SYNC; when not,
+					 * the other value is not replayed (same answer) */
 	enum sr_decider decided_by;
 	unsigned int depends;		/* enum sr_dep the result depends on */
 	bool determined;		/* depends == 0 */

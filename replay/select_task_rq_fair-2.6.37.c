@@ -157,8 +157,10 @@ static int srqf_affine(const struct sr_policy *pol, const struct sr_wake_ctx *ct
 		d->decided_by = SR_BY_SAME_CPU;
 		ret = 1;
 	} else if (era == SRQF_2637) {
+		d->sync_used = true;	/* WF_SYNC matters only to wake_affine() */
 		ret = wake_affine_2637(pol, ctx, affine_sd, d);
 	} else {
+		d->sync_used = true;
 		ret = wake_affine_2638(pol, ctx, affine_sd, d);
 	}
 	if (ret < 0)

@@ -230,6 +230,7 @@ static int srqf_affine(const struct sr_policy *pol, const struct sr_wake_ctx *ct
 		d->decided_by = SR_BY_SAME_CPU;
 		return ctx->prev_cpu;
 	}
+	d->sync_used = true;	/* WF_SYNC matters only to wake_affine() */
 	return wake_affine_414(pol, ctx, sd, sync, d);
 }
 

@@ -51,6 +51,7 @@ static void decision_reset(struct sr_decision *d, bool quiet)
 	d->cpu = -1;
 	d->alt_cpu = -1;
 	d->sync_assumed = false;
+	d->sync_used = false;
 	d->decided_by = SR_BY_NONE;
 	d->depends = 0;
 	d->determined = false;
@@ -88,6 +89,10 @@ static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 	if (ret)
 		return ret;
 	d->sync_assumed = guess == SR_YES;
+	if (!d->sync_used) {
+		d->alt_cpu = d->cpu;	/* the model never read WF_SYNC: same either way */
+		goto out;
+	}
 	/* The trail of the other run is not kept: only its answer matters here. */
 	ret = decide_once(pol, ctx, guess == SR_YES ? SR_NO : SR_YES, &alt, true);
 	if (!ret) {

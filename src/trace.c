@@ -85,6 +85,7 @@ struct sr_trace {
 	struct sr_trace_info info;
 	struct ev_slot slot[SR_EV_OTHER];
 	uint8_t *type_of;		/* event id -> enum sr_ev_type, ids 0..max_id */
+	bool same_endian;		/* file and host are little-endian: read fields directly */
 	int max_id;
 	/* prev_state value -> decoded class, filled on first sight of each value */
 	long long ps_raw[PS_CACHE];
@@ -330,6 +331,9 @@ int sr_trace_open(struct sr_trace **out, const char *path, struct sr_err *err)
 		goto out_err;
 	}
 	t->tep = tracecmd_get_tep(t->handle);
+	/* memcpy into the low bytes of a u64 is only right little-endian on both sides */
+	t->same_endian = !tep_is_file_bigendian(t->tep) &&
+			 __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
 	read_meta(t);
 	if (t->info.nr_cpus <= 0 || t->info.nr_cpus > SR_MAX_CPUS) {
 		ret = sr_err_set(err, -EINVAL, "%s: implausible CPU count %d", path,
@@ -390,7 +394,16 @@ static bool rd_num(const struct sr_trace *t, const struct tep_record *rec,
 	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8 ||
 	    f->offset + f->size > rec->size)
 		return false;
-	*v = (long long)tep_read_number(t->tep, (char *)rec->data + f->offset, f->size);
+	if (t->same_endian) {
+		/* the common case, without a library call per field */
+		const char *p = (const char *)rec->data + f->offset;
+		uint64_t u = 0;
+
+		memcpy(&u, p, f->size);
+		*v = (long long)u;
+	} else {
+		*v = (long long)tep_read_number(t->tep, (char *)rec->data + f->offset, f->size);
+	}
 	/* Sign-extend 1/2/4-byte signed fields (pid_t, int target_cpu, ...). */
 	if (f->size < 8 && (f->flags & TEP_FIELD_IS_SIGNED)) {
 		int shift = 64 - 8 * f->size;
