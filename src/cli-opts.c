@@ -234,3 +234,19 @@ int sr_cli_write_json(const struct sr_cli *cli, json_t *o, const struct sr_cli_o
 		ret = -EIO;
 	return ret ? sr_cli_error(cli, SR_EXIT_FAIL, "cannot write the output") : 0;
 }
+
+int sr_cli_write_text(const struct sr_cli *cli, void (*print)(FILE *f, json_t *o), json_t *o,
+		      const struct sr_run *r, const struct sr_cli_out *out)
+{
+	FILE *f = out->path ? fopen(out->path, "w") : stdout;
+	int ret = 0;
+
+	if (!f)
+		return sr_cli_error(cli, SR_EXIT_FAIL, "%s: %s", out->path, strerror(errno));
+	print(f, o);
+	for (int i = 0; i < r->nr_warnings; i++)
+		fprintf(f, "warning: %s\n", r->warnings[i]);
+	if (out->path ? fclose(f) : fflush(f))
+		ret = sr_cli_error(cli, SR_EXIT_FAIL, "cannot write the output");
+	return ret;
+}

@@ -20,7 +20,6 @@ struct sr_cli {
 enum sr_cmd_flags {
 	SR_CMD_NEEDS_TRACE	= 1 << 0,	/* takes a trace.dat argument */
 	SR_CMD_NEEDS_TRACEFS	= 1 << 1,	/* needs a writable tracefs (root) */
-	SR_CMD_NOT_YET		= 1 << 2,	/* planned, not implemented: says so */
 };
 
 struct sr_cmd {
@@ -56,6 +55,9 @@ int sr_cli_parse_run(const struct sr_cli *cli, int argc, char **argv, unsigned i
 		     void (*usage)(FILE *f), struct sr_run_opts *o, struct sr_cli_out *out);
 void sr_cli_opts_help(FILE *f, unsigned int accepted);
 int sr_cli_write_json(const struct sr_cli *cli, json_t *o, const struct sr_cli_out *out);
+/* Text output of diff/explain: @print renders @o, then the run's warnings, to -o or stdout. */
+int sr_cli_write_text(const struct sr_cli *cli, void (*print)(FILE *f, json_t *o), json_t *o,
+		      const struct sr_run *r, const struct sr_cli_out *out);
 /* Open, run and report; on failure prints the error and returns the exit code. */
 int sr_cli_run(const struct sr_cli *cli, const struct sr_run_opts *o, struct sr_run **out);
 

@@ -107,17 +107,7 @@ int cmd_diff(const struct sr_cli *cli, int argc, char **argv)
 		json_object_del(rep, "cpus");
 		ret = sr_cli_write_json(cli, rep, &out);
 	} else {
-		FILE *f = out.path ? fopen(out.path, "w") : stdout;
-
-		if (!f) {
-			ret = sr_cli_error(cli, SR_EXIT_FAIL, "%s: cannot write", out.path);
-		} else {
-			print_text(f, d);
-			for (int i = 0; i < r->nr_warnings; i++)
-				fprintf(f, "warning: %s\n", r->warnings[i]);
-			if (out.path)
-				fclose(f);
-		}
+		ret = sr_cli_write_text(cli, print_text, d, r, &out);
 	}
 	json_decref(rep);
 	sr_run_close(r);

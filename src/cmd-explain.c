@@ -209,9 +209,7 @@ int cmd_explain(const struct sr_cli *cli, int argc, char **argv)
 									 "out of memory");
 		json_decref(j);
 	} else {
-		print_text(stdout, x);
-		for (int i = 0; i < r->nr_warnings; i++)
-			printf("warning: %s\n", r->warnings[i]);
+		ret = sr_cli_write_text(cli, print_text, x, r, &out);
 	}
 	json_decref(rep);
 	sr_run_close(r);

@@ -60,8 +60,6 @@ int sr_cli_exit_for(int err)
 
 static const char *flag_note(unsigned int flags)
 {
-	if (flags & SR_CMD_NOT_YET)
-		return " (not available yet)";
 	if (flags & SR_CMD_NEEDS_TRACEFS)
 		return " (needs root and tracefs)";
 	return "";

@@ -95,7 +95,6 @@ struct sr_trace {
 	/* iteration */
 	sr_event_fn fn;
 	void *fn_data;
-	struct sr_err *err;
 	int cb_ret;
 };
 
@@ -552,7 +551,6 @@ int sr_trace_iterate(struct sr_trace *t, sr_event_fn fn, void *data, struct sr_e
 
 	t->fn = fn;
 	t->fn_data = data;
-	t->err = err;
 	t->cb_ret = 0;
 	ret = tracecmd_iterate_events(t->handle, NULL, 0, on_record, t);
 	if (t->cb_ret)
