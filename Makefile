@@ -28,8 +28,10 @@ ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -Iinclude $(PKG_CFLAGS) \
 	      -DSR_VERSION='"$(VERSION)"' -MMD -MP
 ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
 
-LIB_SRCS  := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard replay/*.c) \
-	     $(wildcard analyses/*.c)
+# One folder per layer, lowest first (docs/architecture.md); each includes only
+# the layers below it, which `make layers` checks.
+LAYERS    := src/base src/ingest src/machine src/state replay analyses src/run src/cli
+LIB_SRCS  := $(filter-out src/cli/main.c,$(foreach d,$(LAYERS),$(wildcard $(d)/*.c)))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 LIB       := $(BUILD)/libschedreplay.a
 BIN       := $(BUILD)/schedreplay
@@ -56,12 +58,12 @@ $(BUILD)/%.o: %.c
 $(LIB): $(LIB_OBJS)
 	$(call quiet,AR,$@)$(AR) rcs $@ $^
 
-$(BIN): $(BUILD)/src/main.o $(LIB)
+$(BIN): $(BUILD)/src/cli/main.o $(LIB)
 	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -Itests/unit $(ALL_LDFLAGS) -o $@ $< $(LIB) \
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -Itests/unit -Ireplay -Isrc/cli $(ALL_LDFLAGS) -o $@ $< $(LIB) \
 		$(TEST_LIBS) $(PKG_LIBS) -lm
 
 # The whole suite: unit tests (cmocka), golden reports, robustness inputs,
@@ -93,7 +95,7 @@ zlib: $(BIN)
 # Turns a zstd trace.dat into a zlib one (how fixtures/qemu-zlib/ was made).
 $(BUILD)/mkzlib: tests/tools/mkzlib.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -Isrc/ingest $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
 valgrind: $(BIN) $(TEST_BINS)
 	$(Q)tests/run-valgrind.sh $(BIN) $(TEST_BINS)

@@ -8,8 +8,8 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include "pidtab.h"
-#include "run.h"
+#include "base.h"
+#include "analysis.h"
 
 struct hot_task {
 	int pid;
@@ -24,7 +24,7 @@ struct cache_hot {
 	struct sr_pidtab tasks;		/* struct hot_task: O(tasks) */
 };
 
-static int ch_init(void **priv, const struct sr_run *run)
+static int ch_init(struct sr_analysis *a)
 {
 	struct cache_hot *c = calloc(1, sizeof(*c));
 
@@ -34,7 +34,7 @@ static int ch_init(void **priv, const struct sr_run *run)
 		free(c);
 		return -ENOMEM;
 	}
-	*priv = c;
+	a->data = c;
 	return 0;
 }
 
@@ -49,9 +49,9 @@ static int count_task(struct cache_hot *c, const struct sr_task *t)
 	return 0;
 }
 
-static int ch_wakeup(void *priv, const struct sr_wakeup *w, const struct sr_run *run)
+static int ch_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 {
-	struct cache_hot *c = priv;
+	struct cache_hot *c = a->data;
 
 	if (w->cls != SR_W_PLACED || !w->hot)
 		return 0;
@@ -101,30 +101,31 @@ static json_t *top_json(struct cache_hot *c, int top)
 	return a;
 }
 
-static int ch_report(void *priv, json_t *report, const struct sr_run *run)
+static int ch_report(struct sr_analysis *a, json_t *report)
 {
-	struct cache_hot *c = priv;
+	const struct sr_view *v = a->view;
+	struct cache_hot *c = a->data;
 	json_t *pred = json_array();
 
-	for (int i = 0; pred && i < run->nr_policies; i++)
+	for (int i = 0; pred && i < v->nr_policies; i++)
 		json_array_append_new(pred, json_pack("{s:s, s:I, s:I}", "policy",
-						      run->policy[i].name, "affine_hot_moves",
+						      v->policy[i].name, "affine_hot_moves",
 						      (json_int_t)c->predicted[i],
 						      "undetermined_affine_hot_moves",
 						      (json_int_t)c->predicted_undet[i]));
 	return json_object_set_new(report, "cache_hot_moves", json_pack(
 		"{s:I, s:I, s:{s:I, s:I}, s:o, s:o}",
-		"migration_cost_ns", (json_int_t)run->opts.migration_cost_ns,
+		"migration_cost_ns", (json_int_t)v->opts->migration_cost_ns,
 		"actual_affine_hot", (json_int_t)c->affine_hot,
 		"no_hot_affine_instead",
 		"prev_idle_run_at_once", (json_int_t)c->gate_prev_idle,
 		"prev_busy_queue_on_prev_side", (json_int_t)c->gate_prev_busy,
-		"predicted", pred, "top_tasks", top_json(c, run->opts.top))) ? -ENOMEM : 0;
+		"predicted", pred, "top_tasks", top_json(c, v->opts->top))) ? -ENOMEM : 0;
 }
 
-static void ch_fini(void *priv)
+static void ch_fini(struct sr_analysis *a)
 {
-	struct cache_hot *c = priv;
+	struct cache_hot *c = a->data;
 
 	sr_pidtab_free(&c->tasks);
 	free(c);

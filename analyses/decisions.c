@@ -7,30 +7,31 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "run.h"
+#include "analysis.h"
 
 struct decisions {
 	FILE *f;
 	bool failed;
 };
 
-static int dec_init(void **priv, const struct sr_run *run)
+static int dec_init(struct sr_analysis *a)
 {
+	const struct sr_view *v = a->view;
 	struct decisions *d;
 
-	if (!run->opts.decisions)
+	if (!v->opts->decisions)
 		return 0;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
-	d->f = strcmp(run->opts.decisions, "-") ? fopen(run->opts.decisions, "w") : stdout;
+	d->f = strcmp(v->opts->decisions, "-") ? fopen(v->opts->decisions, "w") : stdout;
 	if (!d->f) {
 		int ret = -errno;
 
 		free(d);
 		return ret;
 	}
-	*priv = d;
+	a->data = d;
 	return 0;
 }
 
@@ -53,7 +54,7 @@ static json_t *flags_json(const struct sr_wakeup *w)
 	return a;
 }
 
-static json_t *policies_json(const struct sr_wakeup *w, const struct sr_run *run)
+static json_t *policies_json(const struct sr_wakeup *w, const struct sr_view *v)
 {
 	json_t *a = json_array();
 
@@ -65,7 +66,7 @@ static json_t *policies_json(const struct sr_wakeup *w, const struct sr_run *run
 			if (b->depends & (1u << bit))
 				json_array_append_new(deps, json_string(sr_dep_name(1u << bit)));
 		json_array_append_new(a, json_pack("{s:s, s:i, s:b, s:o, s:b, s:s, s:o}",
-			"policy", run->policy[i].name, "cpu", b->cpu,
+			"policy", v->policy[i].name, "cpu", b->cpu,
 			"sync_assumed", b->sync_assumed,
 			"cpu_other_sync", b->alt_cpu >= 0 && b->alt_cpu != b->cpu ?
 				json_integer(b->alt_cpu) : json_null(),
@@ -75,9 +76,10 @@ static json_t *policies_json(const struct sr_wakeup *w, const struct sr_run *run
 	return a;
 }
 
-static int dec_wakeup(void *priv, const struct sr_wakeup *w, const struct sr_run *run)
+static int dec_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 {
-	struct decisions *d = priv;
+	const struct sr_view *v = a->view;
+	struct decisions *d = a->data;
 	json_t *line;
 
 	if ((w->cls != SR_W_PLACED && !w->fork) || d->failed)
@@ -89,7 +91,7 @@ static int dec_wakeup(void *priv, const struct sr_wakeup *w, const struct sr_run
 			 "waker_cpu", w->waker_cpu, "prev_cpu", w->prev_cpu, "cpu", w->cpu,
 			 "waker_pid", w->waker_pid,
 			 "actual", w->fork ? "fork" : sr_outcome_name(w->actual),
-			 "flags", flags_json(w), "policies", policies_json(w, run));
+			 "flags", flags_json(w), "policies", policies_json(w, v));
 	if (!line)
 		return -ENOMEM;
 	if (json_dumpf(line, d->f, JSON_COMPACT) || fputc('\n', d->f) == EOF)
@@ -98,18 +100,18 @@ static int dec_wakeup(void *priv, const struct sr_wakeup *w, const struct sr_run
 	return 0;
 }
 
-static int dec_report(void *priv, json_t *report, const struct sr_run *run)
+static int dec_report(struct sr_analysis *a, json_t *report)
 {
-	struct decisions *d = priv;
+	struct decisions *d = a->data;
 
 	if (fflush(d->f) || d->failed)
 		return -EIO;
 	return 0;
 }
 
-static void dec_fini(void *priv)
+static void dec_fini(struct sr_analysis *a)
 {
-	struct decisions *d = priv;
+	struct decisions *d = a->data;
 
 	if (d->f && d->f != stdout)
 		fclose(d->f);

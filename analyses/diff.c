@@ -7,12 +7,16 @@
  * against how long the task actually waited where it went.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
-#include "hist.h"
-#include "pidtab.h"
-#include "run.h"
+#include "base.h"
+#include "analysis.h"
 
 #define NR_BY SR_BY_NR_DECIDERS
+#define METHOD "for each determined disagreement where the kernel did what A did: if B's " \
+	       "CPU was idle at the waking, B would have run the task at once, saving the " \
+	       "wait the task actually had; busy B CPUs are not estimated"
 
 /* A disagreement waiting for its task to run, keyed by pid. */
 struct pend {
@@ -52,17 +56,18 @@ struct diff {
 	struct sr_pidtab tasks;		/* struct task_impact */
 };
 
-static int diff_init(void **priv, const struct sr_run *run)
+static int diff_init(struct sr_analysis *a)
 {
+	const struct sr_view *v = a->view;
 	struct diff *d;
-	int n = run->info->nr_cpus;
+	int n = v->info->nr_cpus;
 
-	if (run->opts.mode != SR_MODE_DIFF || run->nr_policies != 2)
+	if (v->opts->mode != SR_MODE_DIFF || v->nr_policies != 2)
 		return 0;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
-	*priv = d;
+	a->data = d;
 	d->watch = calloc(n, sizeof(*d->watch));
 	if (!d->watch || sr_pidtab_init(&d->pend, sizeof(struct pend)) ||
 	    sr_pidtab_init(&d->tasks, sizeof(struct task_impact)))
@@ -85,51 +90,53 @@ static int note_task(struct diff *d, const struct sr_wakeup *w, bool b_idle)
 	return 0;
 }
 
-static int diff_wakeup(void *priv, const struct sr_wakeup *w, const struct sr_run *run)
+static int diff_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 {
-	const struct sr_brief *a = &w->dec[0], *b = &w->dec[1];
-	struct diff *d = priv;
+	const struct sr_view *v = a->view;
+	struct diff *d = a->data;
+	const struct sr_brief *pa = &w->dec[0], *pb = &w->dec[1];
 
-	if (w->cls != SR_W_PLACED || w->nr_dec != 2 || a->cpu < 0 || b->cpu < 0)
+	if (w->cls != SR_W_PLACED || w->nr_dec != 2 || pa->cpu < 0 || pb->cpu < 0)
 		return 0;
 	d->placed++;
-	if (!a->determined || !b->determined || w->uncertain) {
+	if (!pa->determined || !pb->determined || w->uncertain) {
 		d->undetermined++;
-		d->undet_same += a->cpu == b->cpu;
+		d->undet_same += pa->cpu == pb->cpu;
 		return 0;
 	}
-	if (a->cpu == b->cpu) {
+	if (pa->cpu == pb->cpu) {
 		d->agree++;
 		return 0;
 	}
 	d->disagree++;
-	d->by[a->decided_by % NR_BY][b->decided_by % NR_BY]++;
-	d->rel[sr_topo_relation(&run->topo, a->cpu, b->cpu)]++;
-	if (a->cpu == w->cpu)
+	d->by[pa->decided_by % NR_BY][pb->decided_by % NR_BY]++;
+	d->rel[sr_topo_relation(v->topo, pa->cpu, pb->cpu)]++;
+	if (pa->cpu == w->cpu)
 		d->a_kernel++;
-	else if (b->cpu == w->cpu)
+	else if (pb->cpu == w->cpu)
 		d->b_kernel++;
 	else
 		d->neither++;
-	if (b->cpu_idle) {
+	if (pb->cpu_idle) {
 		d->b_idle++;
-		d->watch[b->cpu].n++;
-		d->watch[b->cpu].sum_start += w->ts;
+		d->watch[pb->cpu].n++;
+		d->watch[pb->cpu].sum_start += w->ts;
 	} else {
 		d->b_busy++;
 	}
-	return note_task(d, w, b->cpu_idle);
+	return note_task(d, w, pb->cpu_idle);
 }
 
-static int diff_event(void *priv, const struct sr_event *ev, const struct sr_run *run)
+static int diff_event(struct sr_analysis *a, const struct sr_event *ev)
 {
-	struct diff *d = priv;
+	const struct sr_view *v = a->view;
+	struct diff *d = a->data;
 	const struct sr_rq *rq;
 	struct cpu_watch *cw;
 
-	if (ev->cpu < 0 || ev->cpu >= run->info->nr_cpus)
+	if (ev->cpu < 0 || ev->cpu >= v->info->nr_cpus)
 		return 0;
-	rq = &run->state.rq[ev->cpu];
+	rq = &v->state->rq[ev->cpu];
 	cw = &d->watch[ev->cpu];
 	/* the CPU is no longer idle: every disagreement that found it idle learns how long */
 	if (cw->n && (rq->curr_pid || rq->nr_running)) {
@@ -141,10 +148,9 @@ static int diff_event(void *priv, const struct sr_event *ev, const struct sr_run
 	return 0;
 }
 
-static int diff_run(void *priv, const struct sr_task *t, int cpu, uint64_t ts,
-		    const struct sr_run *run)
+static int diff_run(struct sr_analysis *a, const struct sr_task *t, int cpu, uint64_t ts)
 {
-	struct diff *d = priv;
+	struct diff *d = a->data;
 	struct pend *p = sr_pidtab_find(&d->pend, t->v.pid);
 	struct task_impact *ti;
 	uint64_t wait;
@@ -190,13 +196,18 @@ static json_t *steps_json(const struct diff *d)
 	return a;
 }
 
+/* Most affected first; sorting the table in place is fine once the run is over. */
+static void sort_tasks(struct diff *d)
+{
+	qsort(d->tasks.slots, d->tasks.nr_slots, sizeof(struct task_impact), by_count);
+}
+
 static json_t *tasks_json(struct diff *d, int top)
 {
 	json_t *a = json_array();
 	int n = 0;
 
-	/* sorting the table in place is fine: the run is over */
-	qsort(d->tasks.slots, d->tasks.nr_slots, sizeof(struct task_impact), by_count);
+	sort_tasks(d);
 	for (size_t i = 0; a && i < d->tasks.nr_slots && n < top; i++) {
 		const struct task_impact *t = sr_pidtab_slot(&d->tasks, i);
 
@@ -210,9 +221,10 @@ static json_t *tasks_json(struct diff *d, int top)
 	return a;
 }
 
-static int diff_report(void *priv, json_t *report, const struct sr_run *run)
+static int diff_report(struct sr_analysis *a, json_t *report)
 {
-	struct diff *d = priv;
+	const struct sr_view *v = a->view;
+	struct diff *d = a->data;
 	json_t *rel = json_object();
 
 	for (int i = 0; rel && i < SR_REL_NR; i++)
@@ -220,7 +232,7 @@ static int diff_report(void *priv, json_t *report, const struct sr_run *run)
 	return json_object_set_new(report, "diff", json_pack(
 		"{s:s, s:s, s:I, s:I, s:I, s:{s:I, s:I}, s:o, s:o, s:{s:I, s:I, s:I},"
 		" s:{s:b, s:s, s:I, s:I, s:o, s:o, s:I, s:I}, s:o}",
-		"a", run->policy[0].name, "b", run->policy[1].name,
+		"a", v->policy[0].name, "b", v->policy[1].name,
 		"placed", (json_int_t)d->placed, "agree", (json_int_t)d->agree,
 		"disagree", (json_int_t)d->disagree,
 		"undetermined", "count", (json_int_t)d->undetermined,
@@ -229,21 +241,82 @@ static int diff_report(void *priv, json_t *report, const struct sr_run *run)
 		"kernel_chose", "as_a", (json_int_t)d->a_kernel, "as_b", (json_int_t)d->b_kernel,
 		"neither", (json_int_t)d->neither,
 		"counterfactual", "estimate", 1,
-		"method", "for each determined disagreement where the kernel did what A did: if B's "
-			  "CPU was idle at the waking, B would have run the task at once, saving the "
-			  "wait the task actually had; busy B CPUs are not estimated",
+		"method", METHOD,
 		"b_cpu_idle", (json_int_t)d->b_idle, "b_cpu_busy", (json_int_t)d->b_busy,
 		"b_idle_cpu_stayed_idle", json_pack("{s:I, s:I}", "count",
 			(json_int_t)d->b_idle_for.n, "total_ns", (json_int_t)d->b_idle_for.total_ns),
 		"actual_wait_where_kernel_did_a", sr_hist_json(&d->wait_a),
 		"estimated_cases", (json_int_t)d->est_cases,
 		"estimated_latency_saved_by_b_ns", (json_int_t)d->est_gain_ns,
-		"tasks", tasks_json(d, run->opts.top))) ? -ENOMEM : 0;
+		"tasks", tasks_json(d, v->opts->top))) ? -ENOMEM : 0;
 }
 
-static void diff_fini(void *priv)
+/* ------------------------------------------------------------ text rendering */
+
+static void pct(FILE *f, const char *what, uint64_t n, uint64_t of)
 {
-	struct diff *d = priv;
+	fprintf(f, "  %-34s %8" PRIu64, what, n);
+	if (of)
+		fprintf(f, "  (%.1f%%)", 100.0 * (double)n / (double)of);
+	fputc('\n', f);
+}
+
+static void print_disagreements(FILE *f, const struct diff *d)
+{
+	fprintf(f, "\nDisagreements, by the steps that decided (A / B):\n");
+	for (int i = 0; i < NR_BY; i++)
+		for (int j = 0; j < NR_BY; j++)
+			if (d->by[i][j])
+				fprintf(f, "  %-20s / %-20s %8" PRIu64 "\n", sr_decider_name(i),
+					sr_decider_name(j), d->by[i][j]);
+	fprintf(f, "By distance between A's and B's CPU: same core %" PRIu64 ", same LLC %" PRIu64
+		", cross-LLC %" PRIu64 ", cross-node %" PRIu64 "\n", d->rel[SR_REL_SAME_CORE],
+		d->rel[SR_REL_SAME_LLC], d->rel[SR_REL_CROSS_LLC], d->rel[SR_REL_CROSS_NODE]);
+	fprintf(f, "The kernel chose as A %" PRIu64 ", as B %" PRIu64 ", neither %" PRIu64 "\n",
+		d->a_kernel, d->b_kernel, d->neither);
+}
+
+static void print_tasks(FILE *f, struct diff *d, int top)
+{
+	int n = 0;
+
+	sort_tasks(d);
+	for (size_t i = 0; i < d->tasks.nr_slots && n < top; i++) {
+		const struct task_impact *t = sr_pidtab_slot(&d->tasks, i);
+
+		if (!t->pid)
+			continue;
+		if (!n++)
+			fprintf(f, "\nTasks most affected:\n");
+		fprintf(f, "  %7d %-16s %6" PRIu64 " disagreements, est. %.3f ms saved by B\n",
+			t->pid, t->comm, t->disagreements, (double)t->est_gain_ns / 1e6);
+	}
+}
+
+void sr_diff_print(const struct sr_analysis *a, FILE *f)
+{
+	const struct sr_view *v = a->view;
+	struct diff *d = a->data;
+
+	fprintf(f, "A = %s, B = %s: %" PRIu64 " placed wakeups\n", v->policy[0].name,
+		v->policy[1].name, d->placed);
+	pct(f, "both determined, same CPU", d->agree, d->placed);
+	pct(f, "both determined, different CPUs", d->disagree, d->placed);
+	pct(f, "undetermined (unobservable inputs)", d->undetermined, d->placed);
+	if (d->disagree)
+		print_disagreements(f, d);
+	fprintf(f, "\nCounterfactual cost (an ESTIMATE): B's CPU was idle at the waking in %"
+		PRIu64 " disagreements, busy in %" PRIu64 ".\n", d->b_idle, d->b_busy);
+	fprintf(f, "  where the kernel did what A did and B's CPU was idle (%" PRIu64
+		" cases), B would have saved about %.3f ms of wakeup latency in all\n",
+		d->est_cases, (double)d->est_gain_ns / 1e6);
+	fprintf(f, "  (%s)\n", METHOD);
+	print_tasks(f, d, v->opts->top);
+}
+
+static void diff_fini(struct sr_analysis *a)
+{
+	struct diff *d = a->data;
 
 	free(d->watch);
 	sr_pidtab_free(&d->pend);

@@ -7,7 +7,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include "run.h"
+#include "analysis.h"
 
 struct tally {
 	uint64_t match, miss;
@@ -30,19 +30,20 @@ struct divergence {
 	struct pol_stats *p;
 };
 
-static int div_init(void **priv, const struct sr_run *run)
+static int div_init(struct sr_analysis *a)
 {
+	const struct sr_view *v = a->view;
 	struct divergence *d = calloc(1, sizeof(*d));
 
 	if (!d)
 		return -ENOMEM;
-	d->nr = run->nr_policies;
+	d->nr = v->nr_policies;
 	d->p = calloc(d->nr ? d->nr : 1, sizeof(*d->p));
 	if (!d->p) {
 		free(d);
 		return -ENOMEM;
 	}
-	*priv = d;
+	a->data = d;
 	return 0;
 }
 
@@ -100,9 +101,10 @@ static void count_fork(struct pol_stats *ps, const struct sr_brief *b, const str
 		ps->fork.miss++;
 }
 
-static int div_wakeup(void *priv, const struct sr_wakeup *w, const struct sr_run *run)
+static int div_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 {
-	struct divergence *d = priv;
+	const struct sr_view *v = a->view;
+	struct divergence *d = a->data;
 
 	if (w->fork && w->nr_dec == d->nr) {
 		for (int i = 0; i < d->nr; i++)
@@ -112,7 +114,7 @@ static int div_wakeup(void *priv, const struct sr_wakeup *w, const struct sr_run
 	if (w->cls != SR_W_PLACED || w->nr_dec != d->nr)
 		return 0;
 	for (int i = 0; i < d->nr; i++)
-		count_one(&d->p[i], &w->dec[i], w, &run->topo);
+		count_one(&d->p[i], &w->dec[i], w, v->topo);
 	return 0;
 }
 
@@ -153,23 +155,24 @@ static json_t *policy_json(const struct sr_policy *pol, const struct pol_stats *
 			 "model_errors", (json_int_t)ps->fork_errors);
 }
 
-static int div_report(void *priv, json_t *report, const struct sr_run *run)
+static int div_report(struct sr_analysis *a, json_t *report)
 {
-	struct divergence *d = priv;
-	json_t *a = json_array();
+	const struct sr_view *v = a->view;
+	struct divergence *d = a->data;
+	json_t *pols = json_array();
 
-	if (!a)
+	if (!pols)
 		return -ENOMEM;
 	for (int i = 0; i < d->nr; i++)
-		json_array_append_new(a, policy_json(&run->policy[i], &d->p[i]));
+		json_array_append_new(pols, policy_json(&v->policy[i], &d->p[i]));
 	return json_object_set_new(report, "divergence",
-				   json_pack("{s:s, s:o}", "policy_choice", run->policy_note,
-					     "policies", a)) ? -ENOMEM : 0;
+				   json_pack("{s:s, s:o}", "policy_choice", v->policy_note,
+					     "policies", pols)) ? -ENOMEM : 0;
 }
 
-static void div_fini(void *priv)
+static void div_fini(struct sr_analysis *a)
 {
-	struct divergence *d = priv;
+	struct divergence *d = a->data;
 
 	if (!d)
 		return;

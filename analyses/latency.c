@@ -6,8 +6,8 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include "hist.h"
-#include "run.h"
+#include "base.h"
+#include "analysis.h"
 
 enum lat_class { LAT_ALL, LAT_PREV, LAT_WAKER, LAT_OTHER, LAT_CROSS_LLC, LAT_NR };
 
@@ -20,10 +20,10 @@ struct latency {
 	uint64_t placed;		/* placed wakeups; those never seen switching in are */
 };					/* missing from the histograms (see report) */
 
-static int lat_init(void **priv, const struct sr_run *run)
+static int lat_init(struct sr_analysis *a)
 {
-	*priv = calloc(1, sizeof(struct latency));
-	return *priv ? 0 : -ENOMEM;
+	a->data = calloc(1, sizeof(struct latency));
+	return a->data ? 0 : -ENOMEM;
 }
 
 static void add(struct latency *l, enum lat_class c, bool idle, uint64_t v)
@@ -31,31 +31,31 @@ static void add(struct latency *l, enum lat_class c, bool idle, uint64_t v)
 	sr_hist_add(&l->h[c][idle], v);
 }
 
-static int lat_wakeup(void *priv, const struct sr_wakeup *w, const struct sr_run *run)
+static int lat_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 {
-	struct latency *l = priv;
+	struct latency *l = a->data;
 
 	if (w->cls == SR_W_PLACED)
 		l->placed++;
 	return 0;
 }
 
-static int lat_run(void *priv, const struct sr_task *t, int cpu, uint64_t ts,
-		   const struct sr_run *run)
+static int lat_run(struct sr_analysis *a, const struct sr_task *t, int cpu, uint64_t ts)
 {
+	const struct sr_topo *topo = a->view->topo;
 	const struct sr_wake_note *n = &t->note;
-	struct latency *l = priv;
-	uint64_t v;
+	struct latency *l = a->data;
+	uint64_t wait;
 
 	if (n->cls != SR_W_PLACED || ts < n->ts)
 		return 0;
-	v = ts - n->ts;
-	add(l, LAT_ALL, n->target_idle, v);
+	wait = ts - n->ts;
+	add(l, LAT_ALL, n->target_idle, wait);
 	add(l, n->actual == SR_O_PREV ? LAT_PREV : n->actual == SR_O_WAKER ? LAT_WAKER :
-	    LAT_OTHER, n->target_idle, v);
-	if (n->prev_cpu >= 0 && n->cpu >= 0 && n->cpu < run->topo.nr_cpus &&
-	    n->prev_cpu < run->topo.nr_cpus && !sr_cpus_share_cache(&run->topo, n->cpu, n->prev_cpu))
-		add(l, LAT_CROSS_LLC, n->target_idle, v);
+	    LAT_OTHER, n->target_idle, wait);
+	if (n->prev_cpu >= 0 && n->cpu >= 0 && n->cpu < topo->nr_cpus &&
+	    n->prev_cpu < topo->nr_cpus && !sr_cpus_share_cache(topo, n->cpu, n->prev_cpu))
+		add(l, LAT_CROSS_LLC, n->target_idle, wait);
 	return 0;
 }
 
@@ -77,9 +77,9 @@ static json_t *class_json(const struct latency *l, enum lat_class c)
 			 "chosen_cpu_busy", sr_hist_json(&l->h[c][0]));
 }
 
-static int lat_report(void *priv, json_t *report, const struct sr_run *run)
+static int lat_report(struct sr_analysis *a, json_t *report)
 {
-	const struct latency *l = priv;
+	const struct latency *l = a->data;
 	json_t *o = json_object();
 
 	if (!o)
@@ -95,9 +95,9 @@ static int lat_report(void *priv, json_t *report, const struct sr_run *run)
 	return json_object_set_new(report, "latency", o) ? -ENOMEM : 0;
 }
 
-static void lat_fini(void *priv)
+static void lat_fini(struct sr_analysis *a)
 {
-	free(priv);
+	free(a->data);
 }
 
 const struct sr_analysis_ops sr_latency_analysis = {

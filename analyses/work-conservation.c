@@ -11,8 +11,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include "models-sis.h"
-#include "run.h"
+#include "analysis.h"
 
 struct episode {
 	int cpu;			/* the idle CPU */
@@ -32,27 +31,30 @@ struct wc {
 	uint64_t balancer_moves, useless_moves, sideways_moves;
 	uint64_t cross_llc_moves, wu_reached, wu_applies, wu_kept;
 	unsigned int kver;		/* the first policy's kernel, for Wu's verdict */
+	struct sr_llc_imb_verdict *verdict;	/* reused: its trail is large */
 };
 
-static int wc_init(void **priv, const struct sr_run *run)
+static int wc_init(struct sr_analysis *a)
 {
+	const struct sr_view *v = a->view;
 	struct wc *w;
-	int n = run->info->nr_cpus;
+	int n = v->info->nr_cpus;
 
-	if (run->opts.mode != SR_MODE_ANALYZE)
+	if (v->opts->mode != SR_MODE_ANALYZE)
 		return 0;
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
 	w->nr_cpus = n;
-	w->top = run->opts.top;
-	w->kver = run->nr_policies ? run->policy[0].knobs.kver : 0;
+	w->top = v->opts->top;
+	w->kver = v->nr_policies ? v->policy[0].knobs.kver : 0;
 	w->idle = calloc(n, sizeof(*w->idle));
 	w->over = calloc(n, sizeof(*w->over));
 	w->open = calloc(n, sizeof(*w->open));
 	w->worst = calloc(w->top, sizeof(*w->worst));
-	*priv = w;
-	return w->idle && w->over && w->open && w->worst ? 0 : -ENOMEM;
+	w->verdict = malloc(sizeof(*w->verdict));
+	a->data = w;
+	return w->idle && w->over && w->open && w->worst && w->verdict ? 0 : -ENOMEM;
 }
 
 static int first_over(const struct wc *w)
@@ -79,7 +81,7 @@ static void keep_worst(struct wc *w, const struct episode *e)
 }
 
 /* An episode names the overloaded CPU it began with. */
-static void start(struct wc *w, int cpu, uint64_t ts, const struct sr_run *run)
+static void start(struct wc *w, int cpu, uint64_t ts, const struct sr_view *v)
 {
 	struct episode *e = &w->open[cpu];
 	int busy;
@@ -88,10 +90,10 @@ static void start(struct wc *w, int cpu, uint64_t ts, const struct sr_run *run)
 		return;
 	busy = first_over(w);
 	*e = (struct episode){ .cpu = cpu, .start = ts ? ts : 1, .busy_cpu = busy,
-			       .busy_nr = busy >= 0 ? run->state.rq[busy].nr_running : 0 };
+			       .busy_nr = busy >= 0 ? v->state->rq[busy].nr_running : 0 };
 }
 
-static void stop(struct wc *w, int cpu, uint64_t ts, const struct sr_run *run)
+static void stop(struct wc *w, int cpu, uint64_t ts, const struct sr_view *v)
 {
 	struct episode e = w->open[cpu];
 
@@ -99,7 +101,7 @@ static void stop(struct wc *w, int cpu, uint64_t ts, const struct sr_run *run)
 		return;
 	w->open[cpu].start = 0;
 	e.end = ts;
-	if (e.end - e.start < (uint64_t)run->opts.idle_threshold_ns) {
+	if (e.end - e.start < (uint64_t)v->opts->idle_threshold_ns) {
 		w->short_count++;
 		return;
 	}
@@ -109,10 +111,10 @@ static void stop(struct wc *w, int cpu, uint64_t ts, const struct sr_run *run)
 }
 
 /* Re-read one CPU's flags and open or close episodes that depend on them. */
-static void refresh(struct wc *w, int cpu, uint64_t ts, const struct sr_run *run)
+static void refresh(struct wc *w, int cpu, uint64_t ts, const struct sr_view *v)
 {
-	const struct sr_rq *rq = &run->state.rq[cpu];
-	bool known = run->state.cpu[cpu].curr_known && !rq->uncertain;
+	const struct sr_rq *rq = &v->state->rq[cpu];
+	bool known = v->state->cpu[cpu].curr_known && !rq->uncertain;
 	bool idle = known && !rq->curr_pid && !rq->nr_running;
 	bool over = known && rq->nr_running >= 2;
 	int was = w->nr_over;
@@ -123,9 +125,9 @@ static void refresh(struct wc *w, int cpu, uint64_t ts, const struct sr_run *run
 	if (idle != w->idle[cpu]) {
 		w->idle[cpu] = idle;
 		if (idle && w->nr_over)
-			start(w, cpu, ts, run);
+			start(w, cpu, ts, v);
 		else if (!idle)
-			stop(w, cpu, ts, run);
+			stop(w, cpu, ts, v);
 	}
 	if (!was == !w->nr_over)
 		return;
@@ -133,9 +135,9 @@ static void refresh(struct wc *w, int cpu, uint64_t ts, const struct sr_run *run
 		if (!w->idle[c])
 			continue;
 		if (w->nr_over)
-			start(w, c, ts, run);
+			start(w, c, ts, v);
 		else
-			stop(w, c, ts, run);
+			stop(w, c, ts, v);
 	}
 }
 
@@ -145,14 +147,14 @@ static bool cpu_in(const struct wc *w, int cpu)
 }
 
 /* An LLC as the balancer sees it, before the move (@delta undoes it). */
-static void llc_group(const struct sr_run *run, int cpu, int delta, struct sr_lb_group *g)
+static void llc_group(const struct sr_view *v, int cpu, int delta, struct sr_lb_group *g)
 {
-	const struct sr_cpu_topo *c = &run->topo.cpu[cpu];
+	const struct sr_cpu_topo *c = &v->topo->cpu[cpu];
 	int o;
 
 	*g = (struct sr_lb_group){ 0 };
 	sr_for_each_cpu(o, &c->llc) {
-		const struct sr_rq *rq = &run->state.rq[o];
+		const struct sr_rq *rq = &v->state->rq[o];
 
 		g->sum_nr_running += rq->nr_running;
 		g->idle_cpus += !rq->curr_pid && !rq->nr_running;
@@ -176,74 +178,72 @@ static int llc_parent_level(const struct sr_topo *t, int dst, int src)
 	return -1;
 }
 
-/* Seed 001: would Wu's allowance have kept this cross-LLC imbalance? */
-static void wu_verdict(struct wc *w, const struct sr_event *ev, const struct sr_run *run)
+/* Would Wu's allowance have kept this cross-LLC imbalance? */
+static void wu_verdict(struct wc *w, const struct sr_event *ev, const struct sr_view *v)
 {
-	struct sr_llc_imb_verdict *v;
+	struct sr_llc_imb_verdict *verdict = w->verdict;
 	struct sr_llc_imb_in in;
 	int level;
 
-	if (sr_cpus_share_cache(&run->topo, ev->orig_cpu, ev->dest_cpu))
+	if (sr_cpus_share_cache(v->topo, ev->orig_cpu, ev->dest_cpu))
 		return;
 	w->cross_llc_moves++;
-	level = llc_parent_level(&run->topo, ev->dest_cpu, ev->orig_cpu);
+	level = llc_parent_level(v->topo, ev->dest_cpu, ev->orig_cpu);
 	if (w->kver < SR_KV(6, 0) || level < 0 ||
-	    sr_llc_imb_domain(&run->topo, ev->dest_cpu, level, w->kver, &in))
+	    sr_llc_imb_domain(v->topo, ev->dest_cpu, level, w->kver, &in))
 		return;
-	llc_group(run, ev->dest_cpu, -1, &in.local);
-	llc_group(run, ev->orig_cpu, +1, &in.busiest);
+	llc_group(v, ev->dest_cpu, -1, &in.local);
+	llc_group(v, ev->orig_cpu, +1, &in.busiest);
 	in.dst_idle = in.local.idle_cpus > 0;
-	v = malloc(sizeof(*v));
-	if (!v)
-		return;
-	if (!sr_llc_imbalance_wu(&in, v)) {
-		w->wu_reached += v->reached;
-		w->wu_applies += v->wu_applies;
-		w->wu_kept += v->kept;
+	if (!sr_llc_imbalance_wu(&in, verdict)) {
+		w->wu_reached += verdict->reached;
+		w->wu_applies += verdict->wu_applies;
+		w->wu_kept += verdict->kept;
 	}
-	free(v);
 }
 
 /* A migration of a queued task not being woken is the load balancer's. */
-static void balancer_move(struct wc *w, const struct sr_event *ev, const struct sr_run *run)
+static void balancer_move(struct wc *w, const struct sr_event *ev, const struct sr_view *v)
 {
-	const struct sr_task *t = sr_state_task(&run->state, ev->pid);
+	const struct sr_task *t = sr_state_task(v->state, ev->pid);
 	unsigned int src, dst;
 
 	if (!t || t->state != SR_T_QUEUED || t->pending || !cpu_in(w, ev->orig_cpu) ||
 	    !cpu_in(w, ev->dest_cpu) || ev->orig_cpu == ev->dest_cpu)
 		return;
 	/* counts after the move; before it, src had one more and dst one fewer */
-	src = run->state.rq[ev->orig_cpu].nr_running + 1;
-	dst = run->state.rq[ev->dest_cpu].nr_running - 1;
+	src = v->state->rq[ev->orig_cpu].nr_running + 1;
+	dst = v->state->rq[ev->dest_cpu].nr_running - 1;
 	w->balancer_moves++;
 	if (src < dst)
 		w->useless_moves++;
 	else if (src == dst)
 		w->sideways_moves++;
-	wu_verdict(w, ev, run);
+	wu_verdict(w, ev, v);
 }
 
-static int wc_event(void *priv, const struct sr_event *ev, const struct sr_run *run)
+static int wc_event(struct sr_analysis *a, const struct sr_event *ev)
 {
-	struct wc *w = priv;
+	const struct sr_view *v = a->view;
+	struct wc *w = a->data;
 	const int cpus[] = { ev->cpu, ev->target_cpu, ev->orig_cpu, ev->dest_cpu };
 
 	if (ev->type == SR_EV_MIGRATE)
-		balancer_move(w, ev, run);
+		balancer_move(w, ev, v);
 	for (size_t i = 0; i < SR_ARRAY_SIZE(cpus); i++)
 		if (cpu_in(w, cpus[i]))
-			refresh(w, cpus[i], ev->ts, run);
+			refresh(w, cpus[i], ev->ts, v);
 	return 0;
 }
 
-static int wc_report(void *priv, json_t *report, const struct sr_run *run)
+static int wc_report(struct sr_analysis *a, json_t *report)
 {
-	struct wc *w = priv;
+	const struct sr_view *v = a->view;
+	struct wc *w = a->data;
 	json_t *worst = json_array();
 
 	for (int c = 0; c < w->nr_cpus; c++)
-		stop(w, c, run->info->last_ts, run);
+		stop(w, c, v->info->last_ts, v);
 	for (int i = 0; worst && i < w->nr_worst; i++) {
 		const struct episode *e = &w->worst[i];
 
@@ -254,7 +254,7 @@ static int wc_report(void *priv, json_t *report, const struct sr_run *run)
 	}
 	return json_object_set_new(report, "work_conservation", json_pack(
 		"{s:I, s:b, s:I, s:I, s:I, s:o, s:{s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I}}}",
-		"threshold_ns", (json_int_t)run->opts.idle_threshold_ns,
+		"threshold_ns", (json_int_t)v->opts->idle_threshold_ns,
 		"affinity_assumed_all_cpus", 1,
 		"episodes", (json_int_t)w->count, "total_ns", (json_int_t)w->total_ns,
 		"shorter_episodes", (json_int_t)w->short_count, "worst", worst,
@@ -267,14 +267,15 @@ static int wc_report(void *priv, json_t *report, const struct sr_run *run)
 		"would_keep_imbalance", (json_int_t)w->wu_kept)) ? -ENOMEM : 0;
 }
 
-static void wc_fini(void *priv)
+static void wc_fini(struct sr_analysis *a)
 {
-	struct wc *w = priv;
+	struct wc *w = a->data;
 
 	free(w->idle);
 	free(w->over);
 	free(w->open);
 	free(w->worst);
+	free(w->verdict);
 	free(w);
 }
 

@@ -12,8 +12,8 @@
 
 #include <stdint.h>
 #include <jansson.h>
+#include "base.h"
 #include "topology.h"
-#include "trace.h"
 
 #define SR_MACHINE_MAX_FEATURES	128
 #define SR_MACHINE_MAX_NOTES	32
@@ -21,8 +21,6 @@
 #define SR_MACHINE_PATH_LEN	512
 #define SR_TOPO_JSON_FORMAT	"schedreplay-topology"
 #define SR_TOPO_JSON_VERSION	1
-/* Same encoding as policy.h's SR_KV(). */
-#define SR_RELEASE_KV(major, minor) (((major) << 16) | ((minor) << 8))
 
 /* What each source path in struct sr_machine is for. */
 enum sr_machine_item {
@@ -84,8 +82,6 @@ void sr_machine_init(struct sr_machine *m);
 int sr_machine_feature(const struct sr_machine *m, const char *name);
 /* Kernel era of a release string ("6.1.0-18-amd64"); 5.11+ when it does not parse. */
 enum sr_topo_era sr_topo_era_of(const char *release);
-/* SR_RELEASE_KV() of a release string; 0 when it does not parse. */
-unsigned int sr_release_kv(const char *release);
 
 /* "debugfs", "sysfs", ... for a source. */
 const char *sr_topo_source_name(enum sr_topo_source s);
@@ -97,4 +93,47 @@ json_t *sr_topo_to_json(const struct sr_topo *t, const struct sr_machine *m);
 int sr_topo_from_json(struct sr_topo *t, struct sr_machine *m, const json_t *root,
 		      enum sr_topo_era era, struct sr_err *err);
 
+/* ------------------------------------------------------------ snapshots */
+
+/*
+ * Machine snapshot: copy the files that describe how a machine schedules
+ * (CPU topology, caches, NUMA distances, sched features and domains,
+ * sched sysctls, kernel version and command line) into a directory laid
+ * out like the machine's root, so that sr_topo_load() can read it as if it
+ * were the machine.  schedreplay-snapshot.json in that directory says what
+ * was captured and what was not, and why.
+ */
+#define SR_SNAPSHOT_JSON	"schedreplay-snapshot.json"
+#define SR_SNAPSHOT_SCHEMA	"schedreplay-snapshot/1"
+
+struct sr_snapshot_opts {
+	/*
+	 * Root to copy from: NULL or "/" for this machine.  Any other
+	 * directory is read as a machine root (tests, re-snapshotting a
+	 * snapshot); debugfs is then never mounted.
+	 */
+	const char *root;
+	/* Members merged into schedreplay-snapshot.json; borrowed, may be NULL. */
+	json_t *extra;
+};
+
+struct sr_snapshot_result {
+	int captured;		/* files copied */
+	int missing;		/* entries in "missing" (absent or unreadable) */
+};
+
+/*
+ * Create @dir (it must not exist: an old snapshot is never mixed with a
+ * new one) and fill it.  Absent and unreadable files are listed in the
+ * JSON, not treated as errors; only failing to write @dir is.  When
+ * debugfs is not mounted, it is mounted on a private temporary directory
+ * for reading and unmounted again.  @res may be NULL.
+ */
+int sr_snapshot_write(const char *dir, const struct sr_snapshot_opts *opts,
+		      struct sr_snapshot_result *res);
+
+/* Where a filesystem of type @fstype ("tracefs", "debugfs") is first mounted. */
+bool sr_find_mount(const char *fstype, char *dir, size_t size);
+
 #endif /* SR_MACHINE_H */
+

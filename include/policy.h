@@ -1,83 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The policy vtable: a placement model decides a CPU for one wakeup and
- * records each check it made, in kernel order, as a trail.
+ * Replay layer: the policy vtable.  A placement model decides a CPU for one
+ * wakeup and records each check it made, in kernel order, as a trail.
+ * Named presets bind a model family to a kernel version's knobs.
  *
- * Models read plain views (struct sr_rq, struct sr_task_view) so that
- * the runqueue state can hand them over without copying and unit tests
- * can build them by hand.
+ * Models read the plain views state.h defines (struct sr_wake_ctx and what
+ * it points to), so that the runqueue state hands them over without copying
+ * and unit tests can build them by hand.
  */
 #ifndef SR_POLICY_H
 #define SR_POLICY_H
 
+#include <stddef.h>
 #include <stdint.h>
-#include "sr.h"
+#include "base.h"
+#include "state.h"
 #include "topology.h"
-
-/* One CPU's runqueue as a model sees it at the moment of the wakeup. */
-struct sr_rq {
-	int curr_pid;			/* 0: the idle task runs */
-	int curr_policy;		/* enum sr_sched_policy of curr */
-	unsigned int nr_running;	/* tasks on the rq, curr included, all classes */
-	unsigned int cfs_nr_running;	/* CFS tasks only */
-	unsigned int idle_nr_running;	/* SCHED_IDLE tasks among them */
-	unsigned long load_weight;	/* Σ weight of queued CFS tasks incl. curr (rq.load.weight) */
-	unsigned long load_avg;		/* PELT cfs_rq.avg.load_avg, blocked load included */
-	unsigned long runnable_load_avg;/* PELT of enqueued entities only (≤ 5.6) */
-	unsigned long util_avg;
-	unsigned long capacity;		/* capacity_of() / power_of(); 1024 when unknown */
-	uint64_t idle_since;		/* ns when curr became idle; 0 when busy */
-	uint64_t avg_idle;		/* rq->avg_idle estimate, ns */
-	bool ttwu_pending;		/* a wakeup is in flight to this CPU */
-	bool vcpu_preempted;		/* unknowable from a trace; false */
-	bool uncertain;			/* state not re-established after lost events */
-};
-
-enum sr_sched_policy {
-	SR_SCHED_NORMAL,
-	SR_SCHED_BATCH,
-	SR_SCHED_IDLE,
-	SR_SCHED_RT,			/* FIFO/RR/DL: prio < 100 */
-};
-
-/* Task group the task belongs to, for the 2.6.38 effective_load() and task_h_load(). */
-struct sr_tg;
-
-/* A task (wakee or waker) as a model sees it. */
-struct sr_task_view {
-	int pid;
-	int prio;			/* kernel prio: 120 + nice for CFS */
-	enum sr_sched_policy policy;
-	unsigned long weight;		/* se.load.weight, scaled down (nice 0 = 1024) */
-	unsigned long load_avg;		/* PELT se.avg.load_avg approximation */
-	unsigned long util_avg;
-	bool pelt_warm;			/* observed long enough for PELT to converge */
-	int cpu;			/* task_cpu() */
-	bool on_cpu;			/* currently running */
-	uint64_t exec_start;		/* last time it started or stopped running (ns) */
-	uint64_t last_switch_out;	/* ns; 0 if never seen */
-	/* record_wakee() bookkeeping, as the kernel keeps it on the task */
-	unsigned int wakee_flips;
-	uint64_t wakee_flip_decay_ts;	/* in jiffies, like the kernel */
-	int last_wakee;			/* pid, 0 if none */
-	/* The same counter evolved by seed 002's record_wakee (heavy wakers pass flips on). */
-	unsigned int wakee_flips_heavy;
-	int recent_used_cpu;		/* -1 if unknown */
-	int nr_cpus_allowed;		/* 0: unknown, assume all */
-	bool exiting;			/* PF_EXITING (current) */
-	const struct sr_tg *tg;		/* NULL: root group (or unknown, see deps) */
-};
-
-/* Per-LLC lazy hints (sd_llc_shared). */
-struct sr_llc_view {
-	bool has_idle_cores;
-	int nr_idle_scan;		/* SIS_UTIL budget; -1 unknown */
-};
-
-/* WF_SYNC is not in a trace: it is a tri-state input. */
-enum sr_tristate { SR_NO = 0, SR_YES = 1, SR_UNKNOWN = 2 };
-
-enum sr_wake_kind { SR_WAKE_TTWU, SR_WAKE_FORK, SR_WAKE_EXEC };
 
 /*
  * Knobs: sched_features and sysctls a preset fixes and the user may
@@ -100,8 +38,6 @@ enum sr_feature {
 	SR_F_AFFINE_WAKEUPS	= 1 << 13,
 };
 
-#define SR_KV(major, minor) (((major) << 16) | ((minor) << 8))
-
 struct sr_knobs {
 	unsigned int kver;		/* SR_KV() of the kernel modelled: selects era variants */
 	unsigned int features;		/* enum sr_feature */
@@ -110,20 +46,6 @@ struct sr_knobs {
 	int sis_min_loops;		/* SR_F_SIS_SMT_WEIGHT minimum scan */
 	int64_t sis_avg_scan_cost_ns;	/* sd->avg_scan_cost: unobservable, assumed */
 	bool autogroup;
-};
-
-/* Inputs the trace cannot show; a decision lists those its result depends on. */
-enum sr_dep {
-	SR_DEP_SYNC		= 1 << 0,
-	SR_DEP_CGROUP		= 1 << 1,	/* shares unknown: root group assumed */
-	SR_DEP_PELT_WARMUP	= 1 << 2,
-	SR_DEP_DELAYED_DEQUEUE	= 1 << 3,	/* 6.12+ */
-	SR_DEP_VCPU		= 1 << 4,
-	SR_DEP_LOST_EVENTS	= 1 << 5,
-	SR_DEP_TOPOLOGY		= 1 << 6,	/* topology assumed, not recorded */
-	SR_DEP_SCAN_COST	= 1 << 7,	/* SIS_PROP avg_scan_cost / avg_idle */
-	SR_DEP_IDLE_HINT	= 1 << 8,	/* has_idle_cores / nr_idle_scan */
-	SR_DEP_AFFINITY		= 1 << 9,	/* cpus_allowed unknown */
 };
 
 /* What settled the decision, for divergence breakdowns. */
@@ -186,33 +108,6 @@ struct sr_decision {
 	struct sr_trail trail;
 };
 
-/* Everything a model may read about one wakeup. */
-struct sr_wake_ctx {
-	uint64_t now;			/* ns */
-	enum sr_wake_kind kind;
-	int this_cpu;			/* waker CPU: smp_processor_id() */
-	int prev_cpu;			/* task_cpu(p) / p->wake_cpu */
-	enum sr_tristate sync;
-	const struct sr_task_view *p;	/* wakee */
-	const struct sr_task_view *curr;/* waker (current on this_cpu); may be NULL (irq) */
-	const struct sr_rq *rq;		/* nr_cpus entries, indexed by CPU */
-	const struct sr_llc_view *llc;	/* indexed by CPU (each CPU's LLC); may be NULL */
-	const struct sr_cpumask *allowed;/* p->cpus_ptr; NULL: all CPUs */
-	const struct sr_topo *topo;
-	/*
-	 * When sync is SR_UNKNOWN, the value the decision's primary answer
-	 * assumes (the other value's answer goes to alt_cpu): a guess from how
-	 * the wakeup was issued, never a fact.
-	 */
-	enum sr_tristate sync_guess;
-	/*
-	 * enum sr_dep inputs the state could not supply (PELT not warm, cgroup
-	 * unknown, topology assumed...).  A model adds one to d->depends only
-	 * when its answer actually used that input; LOST_EVENTS always counts.
-	 */
-	unsigned int unknown;
-};
-
 struct sr_policy;
 
 struct sr_policy_ops {
@@ -254,8 +149,164 @@ int sr_policy_decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 /* The same without recording trails: for replaying every wakeup of a trace. */
 int sr_policy_decide_quiet(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 			   struct sr_decision *d);
+/*
+ * For explaining one wakeup: @pol's answer under each WF_SYNC value the
+ * trace leaves open, each with its full trail.  One answer (@d[0]) when
+ * ctx->sync is known; two (@d[0] without WF_SYNC, @d[1] with) when it is
+ * not.  An answer the model refused has cpu -1.  Returns how many answers,
+ * or -EINVAL.
+ */
+int sr_policy_decide_each(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			  struct sr_decision d[2]);
 
 const char *sr_decider_name(enum sr_decider by);
 const char *sr_dep_name(enum sr_dep dep);
 
+/* ------------------------------------------------------------ presets */
+
+/*
+ * Named policies: a kernel version (optionally plus an unmerged patch) as a
+ * model family (ops), the kernel version it selects variants by, and the
+ * sched_features / sysctl values of that kernel.  Users pick one with a spec
+ * "NAME[:KNOB=VALUE,...]", where NAME is a preset ("linux-6.1",
+ * "linux-5.16+wakee-heavy") or a bare release ("6.1.12", "6.1.0-27-amd64",
+ * "linux-6.3"): the nearest unpatched preset at or below it, with kver set to
+ * the release's own major.minor so the era variants follow the real kernel.
+ */
+struct sr_preset {
+	const char *name;		/* "linux-6.1", "linux-2.6.38+no-hot-affine" */
+	const char *kernel_range;	/* releases it stands for, e.g. "6.1-6.5" */
+	const char *parts;		/* which model functions, by era */
+	const char *description;	/* one line */
+	bool patched;			/* carries an unmerged patch: never picked for a release */
+	const struct sr_policy_ops *ops;
+	struct sr_knobs knobs;
+};
+
+enum sr_knob_kind {
+	SR_KNOB_FEATURE,		/* a bit of sr_knobs.features; values 0/1 */
+	SR_KNOB_INT,			/* an integer field of struct sr_knobs */
+};
+
+struct sr_knob_desc {
+	const char *name;		/* as written in a spec: "WA_BIAS", "migration_cost" */
+	enum sr_knob_kind kind;
+	unsigned int feature;		/* SR_KNOB_FEATURE: enum sr_feature bit */
+	size_t offset;			/* SR_KNOB_INT: offsetof(struct sr_knobs, field) */
+	size_t size;			/* SR_KNOB_INT: sizeof the field (bool, int, int64_t) */
+	int64_t min, max;		/* accepted values */
+	unsigned int kver_min;		/* the knob exists (and a model reads it) in */
+	unsigned int kver_max;		/*   kernels kver_min..kver_max (0: no upper end) */
+	const char *description;
+};
+
+/* Presets and knobs in listing order; _at() returns NULL past the end. */
+size_t sr_preset_count(void);
+const struct sr_preset *sr_preset_at(size_t i);
+const struct sr_preset *sr_preset_find(const char *name);
+size_t sr_knob_count(void);
+const struct sr_knob_desc *sr_knob_at(size_t i);
+const struct sr_knob_desc *sr_knob_find(const char *name);
+
+/* Whether @k exists for a policy modelling kernel @kver. */
+bool sr_knob_applies(const struct sr_knob_desc *k, unsigned int kver);
+/* Current value of @k in @knobs (features as 0/1).  0 or -EINVAL. */
+int sr_knob_get(const struct sr_knobs *knobs, const struct sr_knob_desc *k, int64_t *val);
+/* Set @k in @knobs (features take 0/1).  0, or -EINVAL when @v is out of range. */
+int sr_knob_set(struct sr_knobs *knobs, const struct sr_knob_desc *k, int64_t v);
+
+/*
+ * Fill @pol from a spec such as "linux-6.1:WA_BIAS=0,migration_cost=250000".
+ * Unknown preset or knob, a knob absent from that kernel, a value out of
+ * range or malformed: -EINVAL, @pol untouched.
+ */
+int sr_policy_from_spec(struct sr_policy *pol, const char *spec);
+
+/*
+ * The unpatched preset a `uname -r` release maps to ("6.18.44-fc-v782" ->
+ * "linux-6.18", "2.6.38-rc1" -> "linux-2.6.38"), or NULL when it is older
+ * than anything modelled or falls in a gap (3.1 - 4.13).
+ */
+const char *sr_preset_for_release(const char *uname_release);
+
+/* ------------------------------------------------------------ load-balancer verdicts */
+
+/*
+ * Not placement models but the same kernel era's load-balancer arithmetic,
+ * replayed by analyses on migrations the trace shows
+ * (replay/llc_imbalance-wu-2025.c).
+ */
+
+/*
+ * Load-balancer group types, in the kernel's order (6.6+; smt_balance is
+ * absent before and never produced by the slow path).
+ */
+enum sr_group_type {
+	SR_GROUP_HAS_SPARE,
+	SR_GROUP_FULLY_BUSY,
+	SR_GROUP_MISFIT_TASK,
+	SR_GROUP_SMT_BALANCE,
+	SR_GROUP_ASYM_PACKING,
+	SR_GROUP_IMBALANCED,
+	SR_GROUP_OVERLOADED,
+};
+
+/* sg_lb_stats as calculate_imbalance() reads them. */
+struct sr_lb_group {
+	unsigned int sum_nr_running;
+	unsigned int idle_cpus;
+	unsigned int group_weight;
+	unsigned int cores;		/* sched_group->cores (6.6+); 0: group_weight */
+	unsigned long group_capacity;
+	unsigned long group_util;
+	unsigned long group_runnable;
+	bool type_given;		/* use @type instead of group_classify() */
+	enum sr_group_type type;
+};
+
+/* One load-balance decision between the local and the busiest group of a domain. */
+struct sr_llc_imb_in {
+	unsigned int kver;		/* base kernel, >= 6.0 */
+	struct sr_lb_group local, busiest;
+	unsigned int sd_flags;		/* env->sd->flags */
+	unsigned int sd_span_weight;
+	unsigned int imbalance_pct;
+	unsigned int imb_numa_nr;	/* env->sd->imb_numa_nr (SD_NUMA sd only) */
+	bool has_child;
+	unsigned int child_flags, child_span_weight;
+	bool has_parent;
+	unsigned int parent_flags;
+	bool prefer_sibling;		/* sds->prefer_sibling: child has SD_PREFER_SIBLING */
+	bool dst_idle;			/* env->idle != CPU_NOT_IDLE */
+};
+
+struct sr_llc_imb_verdict {
+	enum sr_group_type local_type, busiest_type;
+	bool reached;			/* the group_has_spare branch holding Wu's block ran */
+	bool wu_applies;		/* child SD_SHARE_LLC, parent SD_NUMA, llc_nr > 1 */
+	long imbalance;			/* before Wu's block and the final >>= 1 */
+	int llc_nr, imb_nr;
+	long mainline;			/* env->imbalance the kernel ends with */
+	long patched;			/* the same with Wu's patch */
+	bool kept;			/* mainline migrates, the patch keeps the imbalance */
+	struct sr_trail trail;
+};
+
+/*
+ * calculate_imbalance() of 6.x with and without Jianyong Wu's "sched/fair:
+ * allow imbalance between LLCs under NUMA" (May 2025, never merged).  Pure;
+ * returns 0, or -EINVAL on a NULL argument, kver < 6.0 or a zero
+ * capacity/weight.
+ */
+int sr_llc_imbalance_wu(const struct sr_llc_imb_in *in, struct sr_llc_imb_verdict *v);
+
+/* Fill @in's domain fields for level @level of @cpu (local/busiest untouched). */
+int sr_llc_imb_domain(const struct sr_topo *t, int cpu, int level, unsigned int kver,
+		      struct sr_llc_imb_in *in);
+
+/* group_classify() of the 5.7+ balancer for the types plain statistics decide. */
+enum sr_group_type sr_group_classify(unsigned int imbalance_pct, const struct sr_lb_group *g);
+
 #endif /* SR_POLICY_H */
+
+

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One pass over one trace: ingest -> state -> replay (policies) ->
- * analyses -> report.  Commands build a run from their options.
+ * Run layer: one pass over one trace, ingest -> state -> replay (policies)
+ * -> analyses -> report.  Commands build a run from their options.
  */
 #ifndef SR_RUN_H
 #define SR_RUN_H
@@ -13,28 +13,16 @@
 #include "topology.h"
 #include "trace.h"
 
-#define SR_MAX_POLICIES 16
 #define SR_MAX_WARNINGS 16
 
-/* What the command wants from the run; analyses read it to decide whether to take part. */
-enum sr_run_mode { SR_MODE_ANALYZE, SR_MODE_EXPLAIN, SR_MODE_DIFF };
-
 struct sr_run_opts {
-	enum sr_run_mode mode;
 	const char *path;
-	int64_t migration_cost_ns;	/* default 500000 */
 	int hz;				/* default 250 */
 	const char *topology;		/* spec string or NULL: assumed flat */
 	const char *policies[SR_MAX_POLICIES];
 	int nr_policies;
-	int top;			/* bound on report lists */
 	bool root_cgroup;		/* --assume-root-cgroup */
-	const char *decisions;		/* NDJSON stream of every placed wakeup, or NULL */
-	int64_t idle_threshold_ns;	/* work conservation: shortest episode reported */
-	/* explain: the wakeup of pid at (nearest to) at_ns, or the index-th placed wakeup */
-	int explain_pid;
-	int64_t explain_at_ns;
-	uint64_t explain_index;
+	struct sr_analysis_opts an;	/* what the analyses are asked (migration cost, top...) */
 };
 
 struct sr_run {
@@ -48,8 +36,8 @@ struct sr_run {
 	int nr_policies;
 	struct sr_decision *scratch;	/* reused by every placement's decisions */
 	char policy_note[192];		/* how the policies were chosen */
-	const struct sr_analysis_ops *const *an;
-	void **an_priv;
+	struct sr_view view;		/* what the analyses see of all this */
+	struct sr_analysis *an;		/* nr_an, in report order */
 	int nr_an;
 	int nr_silent;			/* CPUs without any event */
 	char warnings[SR_MAX_WARNINGS][160];
@@ -70,6 +58,9 @@ void sr_run_end(struct sr_run *r, uint64_t end);
 /* Build the report object; NULL on ENOMEM. */
 json_t *sr_run_report(struct sr_run *r);
 void sr_run_close(struct sr_run *r);
+/* The run's instance of an analysis, or NULL when it did not take part. */
+const struct sr_analysis *sr_run_analysis(const struct sr_run *r,
+					  const struct sr_analysis_ops *ops);
 void sr_run_warn(struct sr_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif /* SR_RUN_H */

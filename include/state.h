@@ -1,16 +1,157 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Runqueue state rebuilt from sched events: per CPU (current task,
- * nr_running, summed load weight, idle since, PELT-like averages) and per
- * task (state, CPU, weight, switch times, PELT approximation, record_wakee
- * bookkeeping), plus wakeup accounting: each sched_waking paired with the
- * next sched_wakeup of the same pid.
+ * State layer: runqueue state rebuilt from sched events, per CPU (current
+ * task, nr_running, summed load weight, idle since, PELT-like averages) and
+ * per task (state, CPU, weight, switch times, PELT approximation,
+ * record_wakee bookkeeping), plus wakeup accounting: each sched_waking
+ * paired with the next sched_wakeup of the same pid.
+ *
+ * At each placement the state hands the replay layer one struct
+ * sr_wake_ctx: plain views of the runqueues and tasks as the kernel's
+ * select_task_rq_fair() would read them, and the inputs it could not
+ * reconstruct.
  */
 #ifndef SR_STATE_H
 #define SR_STATE_H
 
-#include "policy.h"
+#include "base.h"
+#include "topology.h"
 #include "trace.h"
+
+/* ------------------------------------------------------------ what models read */
+
+/* One CPU's runqueue as a model sees it at the moment of the wakeup. */
+struct sr_rq {
+	int curr_pid;			/* 0: the idle task runs */
+	int curr_policy;		/* enum sr_sched_policy of curr */
+	unsigned int nr_running;	/* tasks on the rq, curr included, all classes */
+	unsigned int cfs_nr_running;	/* CFS tasks only */
+	unsigned int idle_nr_running;	/* SCHED_IDLE tasks among them */
+	unsigned long load_weight;	/* Σ weight of queued CFS tasks incl. curr (rq.load.weight) */
+	unsigned long load_avg;		/* PELT cfs_rq.avg.load_avg, blocked load included */
+	unsigned long runnable_load_avg;/* PELT of enqueued entities only (≤ 5.6) */
+	unsigned long util_avg;
+	unsigned long capacity;		/* capacity_of() / power_of(); 1024 when unknown */
+	uint64_t idle_since;		/* ns when curr became idle; 0 when busy */
+	uint64_t avg_idle;		/* rq->avg_idle estimate, ns */
+	bool ttwu_pending;		/* a wakeup is in flight to this CPU */
+	bool vcpu_preempted;		/* unknowable from a trace; false */
+	bool uncertain;			/* state not re-established after lost events */
+};
+
+enum sr_sched_policy {
+	SR_SCHED_NORMAL,
+	SR_SCHED_BATCH,
+	SR_SCHED_IDLE,
+	SR_SCHED_RT,			/* FIFO/RR/DL: prio < 100 */
+};
+
+/* Task group the task belongs to, for the 2.6.38 effective_load() and task_h_load(). */
+struct sr_tg;
+
+/* A task (wakee or waker) as a model sees it. */
+struct sr_task_view {
+	int pid;
+	int prio;			/* kernel prio: 120 + nice for CFS */
+	enum sr_sched_policy policy;
+	unsigned long weight;		/* se.load.weight, scaled down (nice 0 = 1024) */
+	unsigned long load_avg;		/* PELT se.avg.load_avg approximation */
+	unsigned long util_avg;
+	bool pelt_warm;			/* observed long enough for PELT to converge */
+	int cpu;			/* task_cpu() */
+	bool on_cpu;			/* currently running */
+	uint64_t exec_start;		/* last time it started or stopped running (ns) */
+	uint64_t last_switch_out;	/* ns; 0 if never seen */
+	/* record_wakee() bookkeeping, as the kernel keeps it on the task */
+	unsigned int wakee_flips;
+	uint64_t wakee_flip_decay_ts;	/* in jiffies, like the kernel */
+	int last_wakee;			/* pid, 0 if none */
+	/* The same counter under Gorman's heavy-waker coupling (sr_record_wakee_heavy()). */
+	unsigned int wakee_flips_heavy;
+	int recent_used_cpu;		/* -1 if unknown */
+	int nr_cpus_allowed;		/* 0: unknown, assume all */
+	bool exiting;			/* PF_EXITING (current) */
+	const struct sr_tg *tg;		/* NULL: root group (or unknown, see deps) */
+};
+
+/* Per-LLC lazy hints (sd_llc_shared). */
+struct sr_llc_view {
+	bool has_idle_cores;
+	int nr_idle_scan;		/* SIS_UTIL budget; -1 unknown */
+};
+
+/* WF_SYNC is not in a trace: it is a tri-state input. */
+enum sr_tristate { SR_NO = 0, SR_YES = 1, SR_UNKNOWN = 2 };
+
+enum sr_wake_kind { SR_WAKE_TTWU, SR_WAKE_FORK, SR_WAKE_EXEC };
+
+/* Inputs the trace cannot show; a decision lists those its result depends on. */
+enum sr_dep {
+	SR_DEP_SYNC		= 1 << 0,
+	SR_DEP_CGROUP		= 1 << 1,	/* shares unknown: root group assumed */
+	SR_DEP_PELT_WARMUP	= 1 << 2,
+	SR_DEP_DELAYED_DEQUEUE	= 1 << 3,	/* 6.12+ */
+	SR_DEP_VCPU		= 1 << 4,
+	SR_DEP_LOST_EVENTS	= 1 << 5,
+	SR_DEP_TOPOLOGY		= 1 << 6,	/* topology assumed, not recorded */
+	SR_DEP_SCAN_COST	= 1 << 7,	/* SIS_PROP avg_scan_cost / avg_idle */
+	SR_DEP_IDLE_HINT	= 1 << 8,	/* has_idle_cores / nr_idle_scan */
+	SR_DEP_AFFINITY		= 1 << 9,	/* cpus_allowed unknown */
+};
+
+/* Everything a model may read about one wakeup. */
+struct sr_wake_ctx {
+	uint64_t now;			/* ns */
+	enum sr_wake_kind kind;
+	int this_cpu;			/* waker CPU: smp_processor_id() */
+	int prev_cpu;			/* task_cpu(p) / p->wake_cpu */
+	enum sr_tristate sync;
+	const struct sr_task_view *p;	/* wakee */
+	const struct sr_task_view *curr;/* waker (current on this_cpu); may be NULL (irq) */
+	const struct sr_rq *rq;		/* nr_cpus entries, indexed by CPU */
+	const struct sr_llc_view *llc;	/* indexed by CPU (each CPU's LLC); may be NULL */
+	const struct sr_cpumask *allowed;/* p->cpus_ptr; NULL: all CPUs */
+	const struct sr_topo *topo;
+	/*
+	 * When sync is SR_UNKNOWN, the value the decision's primary answer
+	 * assumes (the other value's answer goes to alt_cpu): a guess from how
+	 * the wakeup was issued, never a fact.
+	 */
+	enum sr_tristate sync_guess;
+	/*
+	 * enum sr_dep inputs the state could not supply (PELT not warm, cgroup
+	 * unknown, topology assumed...).  A model adds one to d->depends only
+	 * when its answer actually used that input; LOST_EVENTS always counts.
+	 */
+	unsigned int unknown;
+};
+
+/*
+ * record_wakee() (3.12 -> 6.18): the waker's flip counter, decayed once (a
+ * single halving) when more than @hz jiffies passed since its decay stamp.
+ * Updates @waker's wakee_flips, wakee_flip_decay_ts and last_wakee; @wakee
+ * is not modified.  Since 4.9 the kernel calls it only from
+ * select_task_rq_fair(): not for pinned tasks (nr_cpus_allowed == 1), not
+ * for the 5.8+ on_cpu wakelist shortcut.  The flow models read the flips
+ * as given, so call this (and sr_record_wakee_heavy(), first) before the
+ * decision, as the kernel does.  Returns 0 or -EINVAL.
+ */
+int sr_record_wakee(struct sr_task_view *waker, struct sr_task_view *wakee, uint64_t jiffies,
+		    unsigned int hz, int llc_size);
+
+/*
+ * Mel Gorman's "sched/fair: Couple wakee flips with heavy wakers" (Oct
+ * 2021, never merged): record_wakee() evolved on the wakee_flips_heavy
+ * counters, where a heavy waker (flips > wakee flips * 2 * @llc_size)
+ * passes one flip on to its wakee.  It shares decay stamp and last_wakee
+ * with record_wakee() and leaves them alone: call it first, then
+ * sr_record_wakee(), for each wakeup.
+ */
+int sr_record_wakee_heavy(struct sr_task_view *waker, struct sr_task_view *wakee,
+			  uint64_t jiffies, unsigned int hz, int llc_size);
+
+/* ------------------------------------------------------------ the state */
+
 
 enum sr_task_state { SR_T_UNKNOWN, SR_T_RUNNING, SR_T_QUEUED, SR_T_SLEEPING, SR_T_DEAD };
 
@@ -166,7 +307,6 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev);
 void sr_state_finish(struct sr_state *s, uint64_t end);
 
 struct sr_task *sr_state_task(const struct sr_state *s, int pid);
-const char *sr_task_state_name(enum sr_task_state st);
 const char *sr_wclass_name(enum sr_wclass c);
 const char *sr_outcome_name(enum sr_outcome o);
 

@@ -12,7 +12,7 @@
 #define SR_TOPOLOGY_H
 
 #include <stddef.h>
-#include "sr.h"
+#include "base.h"
 
 #define SR_MAX_LEVELS	8
 #define SR_MAX_NODES	64

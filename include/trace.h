@@ -8,7 +8,7 @@
 #define SR_TRACE_H
 
 #include <stdint.h>
-#include "sr.h"
+#include "base.h"
 
 enum sr_ev_type {
 	SR_EV_SWITCH,
@@ -95,13 +95,6 @@ struct sr_trace_info {
 
 struct sr_trace;
 
-struct sr_err {
-	char msg[512];
-};
-
-int sr_err_set(struct sr_err *err, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 /*
  * Open @path and validate it.  Returns 0, -ENOENT/-EACCES for files that
  * cannot be read, -EINVAL for files that are not (or no longer) trace.dat,
@@ -117,5 +110,27 @@ int sr_trace_iterate(struct sr_trace *t, sr_event_fn fn, void *data, struct sr_e
 void sr_trace_close(struct sr_trace *t);
 
 const char *sr_ev_name(enum sr_ev_type type);
+
+/* ------------------------------------------------------------ writing */
+
+struct tracefs_instance;
+
+/* A trace.dat to write from what a tracefs instance's ring buffers hold. */
+struct sr_trace_out {
+	const char *path;
+	struct tracefs_instance *inst;
+	int nr_cpus;
+	const bool *has_buffer;		/* nr_cpus: false writes an empty stream */
+	const char *clock;		/* the trace clock the instance used */
+	const char *writer;		/* the file's version option, e.g. "schedreplay 0.1.0" */
+};
+
+/*
+ * Drain the instance's buffers into @o->path as a version 7 trace.dat whose
+ * top-level buffer holds the instance's events, with the uname, clock and
+ * per-CPU buffer statistics options.  On failure the file is removed.
+ * Returns 0 or -errno with a message in @err.
+ */
+int sr_trace_write_instance(const struct sr_trace_out *o, struct sr_err *err);
 
 #endif /* SR_TRACE_H */

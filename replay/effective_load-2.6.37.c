@@ -63,7 +63,7 @@ static int effective_load_level_2637(const struct sr_tg *g, int cpu, long *wl, l
 	return 0;
 }
 
-int effective_load_2637(const struct sr_tg *tg, int cpu, long wl, long wg, long *res,
+int sr_effective_load_2637(const struct sr_tg *tg, int cpu, long wl, long wg, long *res,
 			struct sr_trail *t)
 {
 	const struct sr_tg *g;

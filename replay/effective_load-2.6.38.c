@@ -63,7 +63,7 @@ static void effective_load_level_2638(const struct sr_tg *g, int cpu, long *wl, 
 	*wg = 0;
 }
 
-int effective_load_2638(const struct sr_tg *tg, int cpu, long wl, long wg, long *res,
+int sr_effective_load_2638(const struct sr_tg *tg, int cpu, long wl, long wg, long *res,
 			struct sr_trail *t)
 {
 	const struct sr_tg *g;

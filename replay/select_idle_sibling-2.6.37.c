@@ -57,7 +57,7 @@ static const char *sis_level_result(int idle, bool covers)
 	return covers ? "no idle cpu; span covers cpu and prev: stop" : "no idle cpu; go up";
 }
 
-int select_idle_sibling_2637(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+int sr_select_idle_sibling_2637(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 			     int target, struct sr_decision *d)
 {
 	const struct sr_cpu_topo *c;

@@ -51,7 +51,7 @@ static int srqf_want_affine(const struct sr_policy *pol, const struct sr_wake_ct
 		return 0;
 	}
 	if (pol->knobs.features & SR_F_NO_HOT_AFFINE) {
-		hot = task_hot_lazy_wakee_2638(pol, ctx, d);
+		hot = sr_task_hot_lazy_wakee_2638(pol, ctx, d);
 		if (hot < 0)
 			return hot;
 		sr_trail_add(&d->trail, "select_task_rq_fair",
@@ -158,14 +158,14 @@ static int srqf_affine(const struct sr_policy *pol, const struct sr_wake_ctx *ct
 		ret = 1;
 	} else if (era == SRQF_2637) {
 		d->sync_used = true;	/* WF_SYNC matters only to wake_affine() */
-		ret = wake_affine_2637(pol, ctx, affine_sd, d);
+		ret = sr_wake_affine_2637(pol, ctx, affine_sd, d);
 	} else {
 		d->sync_used = true;
-		ret = wake_affine_2638(pol, ctx, affine_sd, d);
+		ret = sr_wake_affine_2638(pol, ctx, affine_sd, d);
 	}
 	if (ret < 0)
 		return ret;
-	return select_idle_sibling_2637(pol, ctx, ret ? cpu : prev, d);
+	return sr_select_idle_sibling_2637(pol, ctx, ret ? cpu : prev, d);
 }
 
 static bool mask_subset(const struct sr_cpumask *a, const struct sr_cpumask *b)

@@ -231,7 +231,7 @@ static int srqf_affine(const struct sr_policy *pol, const struct sr_wake_ctx *ct
 		return ctx->prev_cpu;
 	}
 	d->sync_used = true;	/* WF_SYNC matters only to wake_affine() */
-	return wake_affine_414(pol, ctx, sd, sync, d);
+	return sr_wake_affine_414(pol, ctx, sd, sync, d);
 }
 
 static int select_task_rq_fair_414(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,

@@ -69,7 +69,7 @@ static bool never_hot_2638(const struct sr_policy *pol, const struct sr_hot_in *
 	return false;
 }
 
-int task_hot_2638(const struct sr_policy *pol, const struct sr_hot_in *in, uint64_t now,
+int sr_task_hot_2638(const struct sr_policy *pol, const struct sr_hot_in *in, uint64_t now,
 		  struct sr_trail *t)
 {
 	unsigned int cost;
@@ -100,24 +100,24 @@ int task_hot_2638(const struct sr_policy *pol, const struct sr_hot_in *in, uint6
 	return hot;
 }
 
-int task_hot_lazy_2638(const struct sr_policy *pol, const struct sr_hot_in *in,
+int sr_task_hot_lazy_2638(const struct sr_policy *pol, const struct sr_hot_in *in,
 		       uint64_t clock_task, uint64_t now, struct sr_trail *t)
 {
 	struct sr_step *st;
 	int ret;
 
 	/* The stale clock is never ahead: cold there means cold now. */
-	ret = task_hot_2638(pol, in, clock_task, t);
+	ret = sr_task_hot_2638(pol, in, clock_task, t);
 	if (ret <= 0)
 		return ret;
 	st = sr_trail_add(t, "task_hot_lazy", "task_hot(p, rq->clock_task) at the stale clock",
 			  "hot: update_rq_clock() and test again", -1);
 	sr_step_uval(st, "clock_task", clock_task);
 	sr_step_uval(st, "now", now);
-	return task_hot_2638(pol, in, now, t);
+	return sr_task_hot_2638(pol, in, now, t);
 }
 
-int task_hot_lazy_wakee_2638(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+int sr_task_hot_lazy_wakee_2638(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 			     struct sr_decision *d)
 {
 	const struct sr_task_view *p = ctx->p;
@@ -136,10 +136,10 @@ int task_hot_lazy_wakee_2638(const struct sr_policy *pol, const struct sr_wake_c
 	 * exec_start and now; the result does not depend on which, so take
 	 * the oldest and let the trail show both tests.
 	 */
-	return task_hot_lazy_2638(pol, &in, in.exec_start, ctx->now, &d->trail);
+	return sr_task_hot_lazy_2638(pol, &in, in.exec_start, ctx->now, &d->trail);
 }
 
-int can_migrate_task_hot_2637(int hot, unsigned int nr_balance_failed,
+int sr_can_migrate_task_hot_2637(int hot, unsigned int nr_balance_failed,
 			      unsigned int cache_nice_tries, struct sr_trail *t)
 {
 	const char *res;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * wake_affine() of kernel/sched_fair.c: 2.6.37 with unsigned long loads
- * and "if (this_load)" (wake_affine_2637), 2.6.38 - 3.0 with s64 loads
- * and "if (this_load > 0)" (wake_affine_2638; verified 2.6.38, 3.0.1).
+ * and "if (this_load)" (sr_wake_affine_2637), 2.6.38 - 3.0 with s64 loads
+ * and "if (this_load > 0)" (sr_wake_affine_2638; verified 2.6.38, 3.0.1).
  * wake_idx is 0 on x86, so source_load() and target_load() are
  * weighted_cpuload().  Both eras share the bit patterns of modular
  * arithmetic; they differ in effective_load() and in which comparisons
@@ -24,11 +24,11 @@ struct wake_affine_era {
 };
 
 static const struct wake_affine_era era_2637 = {
-	false, effective_load_2637, "this_load != 0 (unsigned long)",
+	false, sr_effective_load_2637, "this_load != 0 (unsigned long)",
 };
 
 static const struct wake_affine_era era_2638 = {
-	true, effective_load_2638, "this_load > 0 (s64)",
+	true, sr_effective_load_2638, "this_load > 0 (s64)",
 };
 
 /* Loads, the effective_load() corrections and the result, as u64 bit patterns. */
@@ -115,7 +115,7 @@ static int wake_affine_hot(const struct sr_policy *pol, const struct sr_wake_ctx
 		return 0;
 	if (knob < 100)
 		return -EINVAL;
-	ret = task_hot_lazy_wakee_2638(pol, ctx, d);
+	ret = sr_task_hot_lazy_wakee_2638(pol, ctx, d);
 	if (ret < 0)
 		return ret;
 	*hot = ret;
@@ -260,13 +260,13 @@ static int wake_affine_common(const struct wake_affine_era *e, const struct sr_p
 	return wake_affine_tail(e, ctx, d, &l);
 }
 
-int wake_affine_2637(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+int sr_wake_affine_2637(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		     const struct sr_domain *sd, struct sr_decision *d)
 {
 	return wake_affine_common(&era_2637, pol, ctx, sd, d);
 }
 
-int wake_affine_2638(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+int sr_wake_affine_2638(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		     const struct sr_domain *sd, struct sr_decision *d)
 {
 	return wake_affine_common(&era_2638, pol, ctx, sd, d);

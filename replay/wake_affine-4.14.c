@@ -50,7 +50,7 @@ static unsigned long wa_cpu_load(const struct sr_policy *pol, const struct sr_rq
 	return rq->load_avg;
 }
 
-unsigned long task_h_load_414(unsigned long se_load_avg, const struct sr_hload_level *lv,
+unsigned long sr_task_h_load_414(unsigned long se_load_avg, const struct sr_hload_level *lv,
 			      int nr)
 {
 	unsigned long h_load;
@@ -71,7 +71,7 @@ static unsigned long h_load_root(const struct sr_wake_ctx *ctx, const struct sr_
 
 	if (!t)
 		return 0;	/* no view of current: the idle task carries no load */
-	return task_h_load_414(t->load_avg, &root, 1);
+	return sr_task_h_load_414(t->load_avg, &root, 1);
 }
 
 /* task_cpu(p): the cfs_rq p's h_load is read from. */
@@ -90,7 +90,7 @@ static unsigned int wa_bias(const struct sr_policy *pol, const struct sr_domain 
 	return 100 + (sd->imbalance_pct - 100) / 2;
 }
 
-int wake_affine_idle_414(const struct sr_policy *pol, const struct sr_wake_ctx *ctx, bool sync,
+int sr_wake_affine_idle_414(const struct sr_policy *pol, const struct sr_wake_ctx *ctx, bool sync,
 			 struct sr_decision *d)
 {
 	const struct sr_rq *rq = &ctx->rq[ctx->this_cpu];
@@ -170,7 +170,7 @@ static bool wa_sync_one_416(const struct sr_policy *pol, const struct sr_wake_ct
 	return pass;
 }
 
-int wake_affine_idle_416(const struct sr_policy *pol, const struct sr_wake_ctx *ctx, bool sync,
+int sr_wake_affine_idle_416(const struct sr_policy *pol, const struct sr_wake_ctx *ctx, bool sync,
 			 struct sr_decision *d)
 {
 	int prev = ctx->prev_cpu, cpu;
@@ -294,13 +294,13 @@ static int wa_weight(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 	return affine ? ctx->this_cpu : SR_WA_NONE;
 }
 
-int wake_affine_weight_414(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+int sr_wake_affine_weight_414(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 			   const struct sr_domain *sd, bool sync, struct sr_decision *d)
 {
 	return wa_weight(pol, ctx, sd, sync, d, true);
 }
 
-int wake_affine_weight_416(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+int sr_wake_affine_weight_416(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 			   const struct sr_domain *sd, bool sync, struct sr_decision *d)
 {
 	return wa_weight(pol, ctx, sd, sync, d, false);
@@ -316,7 +316,7 @@ static const char *wa_final_check(unsigned int kver)
 	return "target != this_cpu ? prev_cpu : this_cpu";
 }
 
-int wake_affine_414(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+int sr_wake_affine_414(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		    const struct sr_domain *sd, bool sync, struct sr_decision *d)
 {
 	bool old = pol->knobs.kver < SR_KV(4, 16);
@@ -325,11 +325,11 @@ int wake_affine_414(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 	struct sr_step *s;
 
 	if (f & SR_F_WA_IDLE)
-		target = old ? wake_affine_idle_414(pol, ctx, sync, d)
-			     : wake_affine_idle_416(pol, ctx, sync, d);
+		target = old ? sr_wake_affine_idle_414(pol, ctx, sync, d)
+			     : sr_wake_affine_idle_416(pol, ctx, sync, d);
 	if ((f & SR_F_WA_WEIGHT) && target == SR_WA_NONE)
-		target = old ? wake_affine_weight_414(pol, ctx, sd, sync, d)
-			     : wake_affine_weight_416(pol, ctx, sd, sync, d);
+		target = old ? sr_wake_affine_weight_414(pol, ctx, sd, sync, d)
+			     : sr_wake_affine_weight_416(pol, ctx, sd, sync, d);
 	cpu = target == SR_WA_NONE ? ctx->prev_cpu : target;
 	/* Both runqueues were read: either may not have been re-established. */
 	if (ctx->rq[ctx->this_cpu].uncertain || ctx->rq[ctx->prev_cpu].uncertain)

@@ -3,8 +3,8 @@
  * kernel/sched/fair.c: wake_wide() (record_wakee(), the bookkeeping it reads,
  * lives with the runqueue state in src/record_wakee.c).
  *
- *   wake_wide_312()    Michael Wang's wake_wide(), 3.12 - 4.2
- *   wake_wide_43()     Mike Galbraith's master/slave wake_wide(), 4.3 - 6.18.2
+ *   sr_wake_wide_312()    Michael Wang's wake_wide(), 3.12 - 4.2
+ *   sr_wake_wide_43()     Mike Galbraith's master/slave wake_wide(), 4.3 - 6.18.2
  *   *_heavy()          Mel Gorman, "sched/fair: Couple wakee flips with heavy wakers"
  *                      (Oct 2021, on 5.15-rc; never merged), on the *_heavy counters
  *
@@ -28,7 +28,7 @@ static struct sr_step *wide_step(struct sr_decision *d, const char *check, bool 
 	return sr_trail_add(&d->trail, "wake_wide", check, wide ? "wide" : "not wide", -1);
 }
 
-bool wake_wide_312(const struct sr_wake_ctx *ctx, struct sr_decision *d)
+bool sr_wake_wide_312(const struct sr_wake_ctx *ctx, struct sr_decision *d)
 {
 	unsigned int factor = (unsigned int)sr_llc_size(ctx->topo, ctx->this_cpu);
 	unsigned int wakee = ctx->p->wakee_flips, waker = waker_flips(ctx, false);
@@ -78,12 +78,12 @@ static bool wake_wide_ms(const struct sr_wake_ctx *ctx, struct sr_decision *d, b
 	return !narrow;
 }
 
-bool wake_wide_43(const struct sr_wake_ctx *ctx, struct sr_decision *d)
+bool sr_wake_wide_43(const struct sr_wake_ctx *ctx, struct sr_decision *d)
 {
 	return wake_wide_ms(ctx, d, false);
 }
 
-bool wake_wide_heavy(const struct sr_wake_ctx *ctx, struct sr_decision *d)
+bool sr_wake_wide_heavy(const struct sr_wake_ctx *ctx, struct sr_decision *d)
 {
 	return wake_wide_ms(ctx, d, true);
 }
@@ -92,8 +92,8 @@ bool sr_wake_wide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		  struct sr_decision *d)
 {
 	if (pol->knobs.features & SR_F_WAKEE_HEAVY)
-		return wake_wide_heavy(ctx, d);
+		return sr_wake_wide_heavy(ctx, d);
 	if (pol->knobs.kver < SR_KV(4, 3))
-		return wake_wide_312(ctx, d);
-	return wake_wide_43(ctx, d);
+		return sr_wake_wide_312(ctx, d);
+	return sr_wake_wide_43(ctx, d);
 }

@@ -94,8 +94,8 @@ static json_int_t I(json_t *o, const char *path)
 
 static struct sr_run_opts base(void)
 {
-	return (struct sr_run_opts){ .mode = SR_MODE_ANALYZE, .migration_cost_ns = 500000,
-				     .hz = 250, .top = 5, .idle_threshold_ns = 300 };
+	return (struct sr_run_opts){ .hz = 250, .an = { .mode = SR_MODE_ANALYZE,
+				     .migration_cost_ns = 500000, .top = 5, .idle_threshold_ns = 300 } };
 }
 
 static void test_accounting_and_cache_hot(void **state)
@@ -141,7 +141,7 @@ static void test_work_conservation(void **state)
 	assert_int_equal(I(rep, "work_conservation.worst.0.waiting_on_cpu"), 1);
 	assert_int_equal(I(rep, "work_conservation.worst.0.its_nr_running"), 2);
 	json_decref(rep);
-	o.idle_threshold_ns = 401;
+	o.an.idle_threshold_ns = 401;
 	rep = run_report(&o);
 	assert_int_equal(I(rep, "work_conservation.episodes"), 0);
 	assert_int_equal(I(rep, "work_conservation.shorter_episodes"), 1);
@@ -159,7 +159,7 @@ static void test_divergence_and_decisions(void **state)
 
 	assert_true(fd >= 0);
 	close(fd);
-	o.decisions = path;
+	o.an.decisions = path;
 	rep = run_report(&o);
 	/*
 	 * linux-6.18 (the preset of "6.18.0"): the waker's CPU is busy.  Without
@@ -206,7 +206,7 @@ static void test_diff(void **state)
 	struct sr_run_opts o = base();
 	json_t *rep;
 
-	o.mode = SR_MODE_DIFF;
+	o.an.mode = SR_MODE_DIFF;
 	o.policies[0] = "linux-6.18";
 	o.policies[1] = "linux-6.18:WA_IDLE=0";
 	o.nr_policies = 2;

@@ -141,16 +141,16 @@ static void test_w1_effective_load_2637(void **state)
 	struct sr_trail t = { 0 };
 	long res;
 
-	assert_int_equal(effective_load_2637(&tg, 0, 1024, 1024, &res, &t), 0);
+	assert_int_equal(sr_effective_load_2637(&tg, 0, 1024, 1024, &res, &t), 0);
 	assert_int_equal(res, 170);
 	assert_int_equal(val(&t.steps[0], "more_w"), 0);
 	assert_int_equal(val(&t.steps[0], "a"), 2097152);
 	assert_int_equal(val(&t.steps[0], "b"), 1397760);
-	assert_int_equal(effective_load_2637(&tg, 1, 0, 1024, &res, &t), 0);
+	assert_int_equal(sr_effective_load_2637(&tg, 1, 0, 1024, &res, &t), 0);
 	assert_int_equal(res, 0);
 	assert_string_equal(t.steps[1].check, "!wl && sched_feat(ASYM_EFF_LOAD)");
 	/* The root group is not redistributed at all. */
-	assert_int_equal(effective_load_2637(NULL, 0, -88761, -88761, &res, &t), 0);
+	assert_int_equal(sr_effective_load_2637(NULL, 0, -88761, -88761, &res, &t), 0);
 	assert_int_equal(res, -88761);
 }
 
@@ -162,7 +162,7 @@ static void test_w2_truncation_toward_zero(void **state)
 	struct sr_trail t = { 0 };
 	long res;
 
-	assert_int_equal(effective_load_2637(&tg, 0, -1024, -1024, &res, &t), 0);
+	assert_int_equal(sr_effective_load_2637(&tg, 0, -1024, -1024, &res, &t), 0);
 	assert_int_equal(res, -170);
 	assert_int_equal(val(&t.steps[0], "a"), 1048576);
 	assert_int_equal(val(&t.steps[0], "b"), 1572864);
@@ -179,11 +179,11 @@ static void test_effective_load_2637_drift_and_b_zero(void **state)
 	struct sr_trail t = { 0 };
 	long res;
 
-	assert_int_equal(effective_load_2637(&tg, 0, 1024, 1024, &res, &t), 0);
+	assert_int_equal(sr_effective_load_2637(&tg, 0, 1024, 1024, &res, &t), 0);
 	assert_int_equal(val(&t.steps[0], "more_w"), 1024);
 	assert_int_equal(res, 256);
 	/* a = 1024*(512-1024) = -524288; wl = 512*(a - 0) = -268435456, left undivided. */
-	assert_int_equal(effective_load_2637(&tg, 1, -1024, -1024, &res, &t), 0);
+	assert_int_equal(sr_effective_load_2637(&tg, 1, -1024, -1024, &res, &t), 0);
 	assert_int_equal(val(&t.steps[1], "b"), 0);
 	assert_string_equal(t.steps[1].result, "b == 0: no division");
 	assert_int_equal(res, -268435456);
@@ -205,7 +205,7 @@ static void test_effective_load_2637_hierarchy(void **state)
 	 * parent: a = 2048*(512+170) = 1396736, b = 1048576,
 	 *        1024*348160/1048576 = 340
 	 */
-	assert_int_equal(effective_load_2637(&child, 0, 1024, 1024, &res, &t), 0);
+	assert_int_equal(sr_effective_load_2637(&child, 0, 1024, 1024, &res, &t), 0);
 	assert_int_equal(t.n, 2);
 	assert_int_equal(val(&t.steps[0], "wl"), 170);
 	assert_int_equal(val(&t.steps[1], "a"), 1396736);
@@ -220,15 +220,15 @@ static void test_effective_load_bad_input(void **state)
 	struct sr_trail t = { 0 };
 	long res;
 
-	assert_int_equal(effective_load_2637(&tg, 1, 1024, 1024, &res, &t), -EINVAL);
-	assert_int_equal(effective_load_2638(&tg, 1, 1024, 1024, &res, &t), -EINVAL);
-	assert_int_equal(effective_load_2637(&tg, 0, 1024, 1024, NULL, &t), -EINVAL);
+	assert_int_equal(sr_effective_load_2637(&tg, 1, 1024, 1024, &res, &t), -EINVAL);
+	assert_int_equal(sr_effective_load_2638(&tg, 1, 1024, 1024, &res, &t), -EINVAL);
+	assert_int_equal(sr_effective_load_2637(&tg, 0, 1024, 1024, NULL, &t), -EINVAL);
 	loop.parent = &loop;
-	assert_int_equal(effective_load_2637(&loop, 0, 1024, 1024, &res, &t), -EINVAL);
-	assert_int_equal(effective_load_2638(&loop, 0, 1024, 1024, &res, &t), -EINVAL);
+	assert_int_equal(sr_effective_load_2637(&loop, 0, 1024, 1024, &res, &t), -EINVAL);
+	assert_int_equal(sr_effective_load_2638(&loop, 0, 1024, 1024, &res, &t), -EINVAL);
 	/* b = 1*0 + 1*(-1) = -1 and s*(a-b) = LONG_MAX + 1 = LONG_MIN: idiv would trap. */
 	t.n = 0;
-	assert_int_equal(effective_load_2637(&tg, 0, LONG_MAX, -1, &res, &t), -EOVERFLOW);
+	assert_int_equal(sr_effective_load_2637(&tg, 0, LONG_MAX, -1, &res, &t), -EOVERFLOW);
 }
 
 /* ---------------------------------------------------------------- effective_load 2.6.38 */
@@ -246,11 +246,11 @@ static void test_w3_effective_load_2638(void **state)
 	struct sr_trail t = { 0 };
 	long res;
 
-	assert_int_equal(effective_load_2638(&w3_tg, 0, 1024, 1024, &res, &t), 0);
+	assert_int_equal(sr_effective_load_2638(&w3_tg, 0, 1024, 1024, &res, &t), 0);
 	assert_int_equal(res, 171);
 	assert_int_equal(val(&t.steps[0], "lw"), 4096);
 	assert_int_equal(val(&t.steps[0], "share"), 512);
-	assert_int_equal(effective_load_2638(&w3_tg, 1, 0, 1024, &res, &t), 0);
+	assert_int_equal(sr_effective_load_2638(&w3_tg, 1, 0, 1024, &res, &t), 0);
 	assert_int_equal(res, -170);
 	assert_int_equal(val(&t.steps[1], "wl"), 2048);
 }
@@ -270,25 +270,25 @@ static void test_effective_load_2638_clip_min_and_unsigned(void **state)
 	struct sr_trail t = { 0 };
 	long res;
 
-	assert_int_equal(effective_load_2638(&tg, 0, 1024, 1024, &res, &t), 0);
+	assert_int_equal(sr_effective_load_2638(&tg, 0, 1024, 1024, &res, &t), 0);
 	assert_string_equal(t.steps[0].result, "clip: tg->shares");
 	assert_int_equal(res, 0);
 	tg.load_weight = 4096;
-	assert_int_equal(effective_load_2638(&tg, 1, 0, -1024, &res, &t), 0);
+	assert_int_equal(sr_effective_load_2638(&tg, 1, 0, -1024, &res, &t), 0);
 	assert_int_equal(val(&t.steps[1], "lw"), 3072);
 	assert_string_equal(t.steps[1].result, "below MIN_SHARES: share = MIN_SHARES");
 	assert_int_equal(res, -8);
 	/* lw = 4096 - 1024 + 1024 + 0 = 4096 */
-	assert_int_equal(effective_load_2638(&tg, 2, -2048, 0, &res, &t), 0);
+	assert_int_equal(sr_effective_load_2638(&tg, 2, -2048, 0, &res, &t), 0);
 	assert_string_equal(t.steps[2].result, "wl < 0: unsigned wl * shares / lw");
 	assert_int_equal(res, 4503599627370240L - 341);
 	/* !lw: the group is empty everywhere -> tg->shares: 1024 - 10 = 1014 */
 	tg.load_weight = 0;
-	assert_int_equal(effective_load_2638(&tg, 1, 0, 0, &res, &t), 0);
+	assert_int_equal(sr_effective_load_2638(&tg, 1, 0, 0, &res, &t), 0);
 	assert_int_equal(val(&t.steps[3], "lw"), 0);
 	assert_int_equal(res, 1014);
 	/* lw = 0 - 1024 + 1024 - 2048 < 0 and wl = -4000 + 1024 < lw: still tg->shares. */
-	assert_int_equal(effective_load_2638(&tg, 2, -4000, -2048, &res, &t), 0);
+	assert_int_equal(sr_effective_load_2638(&tg, 2, -4000, -2048, &res, &t), 0);
 	assert_int_equal(val(&t.steps[4], "lw"), -2048);
 	assert_string_equal(t.steps[4].result, "clip: tg->shares");
 	assert_int_equal(res, 1024 - 341);
@@ -307,7 +307,7 @@ static void test_effective_load_2638_hierarchy(void **state)
 	struct sr_trail t = { 0 };
 	long res;
 
-	assert_int_equal(effective_load_2638(&child, 0, 1024, 1024, &res, &t), 0);
+	assert_int_equal(sr_effective_load_2638(&child, 0, 1024, 1024, &res, &t), 0);
 	assert_int_equal(t.n, 2);
 	assert_int_equal(val(&t.steps[0], "delta"), 170);
 	assert_int_equal(val(&t.steps[1], "lw"), 2048);
@@ -454,7 +454,7 @@ static void test_2637_group_correction_wraps(void **state)
 	f.curr.tg = &tg;
 	f.p.weight = 15;
 	f.ctx.sync = SR_YES;
-	assert_int_equal(wake_affine_2637(&f.pol, &f.ctx, &f.topo.cpu[0].sd[0], &f.d), 0);
+	assert_int_equal(sr_wake_affine_2637(&f.pol, &f.ctx, &f.topo.cpu[0].sd[0], &f.d), 0);
 	s = find_step(&f.d.trail, "wake_affine", "sync: this_load", 0);
 	assert_string_equal(s->result, "this_load wrapped below zero (unsigned long)");
 	assert_int_equal(val(s, "eff_this"), -170);
@@ -555,7 +555,7 @@ static void test_2638_negative_prev_eff(void **state)
 	set_rq(&f, 0, 341, 1);
 	set_rq(&f, 1, 100, 1);
 	f.p.tg = &w3_tg;
-	assert_int_equal(wake_affine_2638(&f.pol, &f.ctx, &f.topo.cpu[0].sd[0], &f.d), 0);
+	assert_int_equal(sr_wake_affine_2638(&f.pol, &f.ctx, &f.topo.cpu[0].sd[0], &f.d), 0);
 	s = balance_step(&f.d.trail);
 	assert_int_equal(val(s, "prev_eff_load"), -8028160);
 	assert_false(is_unsigned(s, "prev_eff_load"));
@@ -763,23 +763,23 @@ static void test_task_hot_lazy(void **state)
 	struct sr_trail t = { 0 };
 	struct fx f;
 
-	assert_int_equal(task_hot_lazy_2638(&pol, &in, 2000000, 2000000, &t), 0);
+	assert_int_equal(sr_task_hot_lazy_2638(&pol, &in, 2000000, 2000000, &t), 0);
 	assert_false(has_fn(&t, "task_hot_lazy"));
 	t.n = 0;
-	assert_int_equal(task_hot_lazy_2638(&pol, &in, 1100000, 2000000, &t), 0);
+	assert_int_equal(sr_task_hot_lazy_2638(&pol, &in, 1100000, 2000000, &t), 0);
 	assert_int_equal(val(find_step(&t, "task_hot_lazy", "stale", 0), "now"), 2000000);
 	assert_int_equal(val(find_step(&t, "task_hot", "exec_start", 1), "delta"), 1000000);
 	t.n = 0;
-	assert_int_equal(task_hot_lazy_2638(&pol, &in, 1100000, 1400000, &t), 1);
+	assert_int_equal(sr_task_hot_lazy_2638(&pol, &in, 1100000, 1400000, &t), 1);
 	/* The wake path: exec_start is the switch-out time, buddies are assumed absent. */
 	fx_init(&f, "cpus=2", 0, 1);
 	f.p.last_switch_out = NOW - 499999;
-	assert_int_equal(task_hot_lazy_wakee_2638(&f.pol, &f.ctx, &f.d), 1);
+	assert_int_equal(sr_task_hot_lazy_wakee_2638(&f.pol, &f.ctx, &f.d), 1);
 	assert_string_equal(find_step(&f.d.trail, "task_hot", "nr_running", 0)->result,
 			    "not a buddy (assumed)");
 	reset_d(&f);
 	f.p.last_switch_out = NOW - 500000;
-	assert_int_equal(task_hot_lazy_wakee_2638(&f.pol, &f.ctx, &f.d), 0);
+	assert_int_equal(sr_task_hot_lazy_wakee_2638(&f.pol, &f.ctx, &f.d), 0);
 	fx_free(&f);
 }
 
@@ -791,55 +791,55 @@ static void test_w20_task_hot(void **state)
 				.dst_nr_running = 1 };
 	struct sr_trail t = { 0 };
 
-	assert_int_equal(task_hot_2638(&pol, &in, 1300000, &t), 1);	/* 300 us */
-	assert_int_equal(task_hot_2638(&pol, &in, 2200000, &t), 0);	/* 1.2 ms */
+	assert_int_equal(sr_task_hot_2638(&pol, &in, 1300000, &t), 1);	/* 300 us */
+	assert_int_equal(sr_task_hot_2638(&pol, &in, 2200000, &t), 0);	/* 1.2 ms */
 	in.policy = SR_SCHED_IDLE;
-	assert_int_equal(task_hot_2638(&pol, &in, 1300000, &t), 0);
+	assert_int_equal(sr_task_hot_2638(&pol, &in, 1300000, &t), 0);
 	in.policy = SR_SCHED_RT;
-	assert_int_equal(task_hot_2638(&pol, &in, 1300000, &t), 0);
+	assert_int_equal(sr_task_hot_2638(&pol, &in, 1300000, &t), 0);
 	in.policy = SR_SCHED_NORMAL;
 	/* The next buddy while the destination has work: hot however old. */
 	in.next_buddy = true;
-	assert_int_equal(task_hot_2638(&pol, &in, 9000000, &t), 1);
+	assert_int_equal(sr_task_hot_2638(&pol, &in, 9000000, &t), 1);
 	in.dst_nr_running = 0;
-	assert_int_equal(task_hot_2638(&pol, &in, 9000000, &t), 0);
+	assert_int_equal(sr_task_hot_2638(&pol, &in, 9000000, &t), 0);
 	in.dst_nr_running = 1;
 	in.next_buddy = false;
 	/* The last buddy counts until EEVDF. */
 	in.last_buddy = true;
-	assert_int_equal(task_hot_2638(&pol, &in, 9000000, &t), 1);
+	assert_int_equal(sr_task_hot_2638(&pol, &in, 9000000, &t), 1);
 	pol.knobs.kver = SR_KV(6, 6);
-	assert_int_equal(task_hot_2638(&pol, &in, 9000000, &t), 0);
+	assert_int_equal(sr_task_hot_2638(&pol, &in, 9000000, &t), 0);
 	in.last_buddy = false;
 	/* SMT level: cold from 5.10 on, timing decides before. */
 	in.sd_flags = SD_SHARE_CPUCAPACITY;
-	assert_int_equal(task_hot_2638(&pol, &in, 1300000, &t), 0);
+	assert_int_equal(sr_task_hot_2638(&pol, &in, 1300000, &t), 0);
 	pol.knobs.kver = KV_2637;
-	assert_int_equal(task_hot_2638(&pol, &in, 1300000, &t), 1);
+	assert_int_equal(sr_task_hot_2638(&pol, &in, 1300000, &t), 1);
 	in.sd_flags = 0;
 	/* migration_cost -1: always hot; 0: cold, but only after the buddy rule. */
 	pol.knobs.migration_cost_ns = -1;
-	assert_int_equal(task_hot_2638(&pol, &in, 9000000, &t), 1);
+	assert_int_equal(sr_task_hot_2638(&pol, &in, 9000000, &t), 1);
 	pol.knobs.migration_cost_ns = 0;
-	assert_int_equal(task_hot_2638(&pol, &in, 1000001, &t), 0);
+	assert_int_equal(sr_task_hot_2638(&pol, &in, 1000001, &t), 0);
 	in.next_buddy = true;
-	assert_int_equal(task_hot_2638(&pol, &in, 1000001, &t), 1);
+	assert_int_equal(sr_task_hot_2638(&pol, &in, 1000001, &t), 1);
 	in.next_buddy = false;
 	/* -2 is stored as 4294967294 ns: 1 s is still hot. */
 	pol.knobs.migration_cost_ns = -2;
-	assert_int_equal(task_hot_2638(&pol, &in, 1001000000, &t), 1);
+	assert_int_equal(sr_task_hot_2638(&pol, &in, 1001000000, &t), 1);
 	pol.knobs.migration_cost_ns = 500000;
 	/* A clock behind exec_start: s64 delta < 0 is hot. */
-	assert_int_equal(task_hot_2638(&pol, &in, 999999, &t), 1);
+	assert_int_equal(sr_task_hot_2638(&pol, &in, 999999, &t), 1);
 	pol.knobs.migration_cost_ns = 1LL << 40;
-	assert_int_equal(task_hot_2638(&pol, &in, 999999, &t), -EINVAL);
+	assert_int_equal(sr_task_hot_2638(&pol, &in, 999999, &t), -EINVAL);
 	/* Hot is migrated anyway after more failed balances than cache_nice_tries. */
 	t.n = 0;
-	assert_int_equal(can_migrate_task_hot_2637(1, 2, 1, &t), 1);
+	assert_int_equal(sr_can_migrate_task_hot_2637(1, 2, 1, &t), 1);
 	assert_string_equal(t.steps[0].result, "hot, too many failed balances: migrate");
-	assert_int_equal(can_migrate_task_hot_2637(1, 1, 1, &t), 0);
-	assert_int_equal(can_migrate_task_hot_2637(0, 0, 1, &t), 1);
-	assert_int_equal(can_migrate_task_hot_2637(-EINVAL, 0, 1, &t), -EINVAL);
+	assert_int_equal(sr_can_migrate_task_hot_2637(1, 1, 1, &t), 0);
+	assert_int_equal(sr_can_migrate_task_hot_2637(0, 0, 1, &t), 1);
+	assert_int_equal(sr_can_migrate_task_hot_2637(-EINVAL, 0, 1, &t), -EINVAL);
 }
 
 /*
@@ -855,7 +855,7 @@ static void test_hot_imbalance(void **state)
 	set_rq(&f, 1, 2048, 2);
 	f.pol.knobs.features = SR_F_HOT_IMBALANCE;
 	f.p.last_switch_out = NOW - 100000;
-	assert_int_equal(wake_affine_2638(&f.pol, &f.ctx, &f.topo.cpu[0].sd[0], &f.d), 0);
+	assert_int_equal(sr_wake_affine_2638(&f.pol, &f.ctx, &f.topo.cpu[0].sd[0], &f.d), 0);
 	assert_int_equal(f.d.decided_by, SR_BY_TASK_HOT);
 	assert_int_equal(val(balance_step(&f.d.trail), "this_bias"), 112);
 	assert_int_equal(val(balance_step(&f.d.trail), "prev_bias"), 100);
@@ -863,17 +863,17 @@ static void test_hot_imbalance(void **state)
 	assert_int_equal(val(balance_step(&f.d.trail), "prev_eff_load"), 209715200);
 	reset_d(&f);
 	f.p.last_switch_out = NOW - 700000;
-	assert_int_equal(wake_affine_2637(&f.pol, &f.ctx, &f.topo.cpu[0].sd[0], &f.d), 1);
+	assert_int_equal(sr_wake_affine_2637(&f.pol, &f.ctx, &f.topo.cpu[0].sd[0], &f.d), 1);
 	assert_int_equal(f.d.decided_by, SR_BY_WEIGHT);
 	assert_int_equal(val(balance_step(&f.d.trail), "this_bias"), 100);
 	reset_d(&f);
 	f.p.last_switch_out = NOW - 100000;
 	set_rq(&f, 1, 3072, 3);
-	assert_int_equal(wake_affine_2638(&f.pol, &f.ctx, &f.topo.cpu[0].sd[0], &f.d), 1);
+	assert_int_equal(sr_wake_affine_2638(&f.pol, &f.ctx, &f.topo.cpu[0].sd[0], &f.d), 1);
 	assert_int_equal(f.d.decided_by, SR_BY_WEIGHT);
 	reset_d(&f);
 	f.pol.knobs.hot_imbalance_pct = 50;
-	assert_int_equal(wake_affine_2638(&f.pol, &f.ctx, &f.topo.cpu[0].sd[0], &f.d), -EINVAL);
+	assert_int_equal(sr_wake_affine_2638(&f.pol, &f.ctx, &f.topo.cpu[0].sd[0], &f.d), -EINVAL);
 	fx_free(&f);
 }
 
@@ -1019,8 +1019,8 @@ static void test_bad_ctx(void **state)
 	f.ctx.p = NULL;
 	assert_int_equal(run(&f, &sr_srqf_2638_ops), -EINVAL);
 	f.ctx.p = &f.p;
-	assert_int_equal(select_idle_sibling_2637(&f.pol, &f.ctx, 9, &f.d), -EINVAL);
-	assert_int_equal(wake_affine_2637(&f.pol, &f.ctx, NULL, &f.d), -EINVAL);
+	assert_int_equal(sr_select_idle_sibling_2637(&f.pol, &f.ctx, 9, &f.d), -EINVAL);
+	assert_int_equal(sr_wake_affine_2637(&f.pol, &f.ctx, NULL, &f.d), -EINVAL);
 	/* A fork whose group has no power would divide by zero. */
 	f.ctx.kind = SR_WAKE_FORK;
 	for (int i = 0; i < 4; i++)

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include "models.h"
 #include "models-affine.h"
-#include "presets.h"
+#include "policy.h"
 
 #define NR_MAX	32
 
@@ -114,20 +114,20 @@ static void test_w8_idle_waker_shared_llc(void **state)
 
 	set_idle(f, 1);
 	set_idle(f, 5);
-	assert_int_equal(wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), 5);
+	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), 5);
 	assert_int_equal(f->d.decided_by, SR_BY_IDLE_PREV);
 	assert_string_equal(last_step(f)->check, "available_idle_cpu(prev_cpu)");
 
 	memset(&f->d, 0, sizeof(f->d));
 	f->rq[5].curr_pid = 77;
 	f->rq[5].nr_running = 1;
-	assert_int_equal(wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), 1);
+	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), 1);
 	assert_int_equal(f->d.decided_by, SR_BY_IDLE_WAKER);
 	assert_string_equal(last_step(f)->result, "this");
 	/* A queued wakeup makes the waker CPU busy: nothing decided by the idle rule. */
 	memset(&f->d, 0, sizeof(f->d));
 	f->rq[1].ttwu_pending = true;
-	assert_int_equal(wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), SR_WA_NONE);
+	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), SR_WA_NONE);
 	fx_free(f);
 }
 
@@ -138,14 +138,14 @@ static void test_w8_cross_llc(void **state)
 
 	set_idle(f, 1);
 	set_idle(f, 5);
-	assert_int_equal(wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), 5);
+	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), 5);
 	assert_int_equal(f->d.trail.steps[0].vals[1].v, 0);	/* share_cache */
 	assert_int_equal(f->d.decided_by, SR_BY_IDLE_PREV);
 
 	/* 4.19 has no prev-idle rule: the weight test decides. */
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(4, 19), WA_ALL);
-	assert_int_equal(wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), SR_WA_NONE);
+	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), SR_WA_NONE);
 	assert_int_equal(f->d.trail.n, 2);
 
 	/* prev busy on 5.15: none, wake_affine falls to the weight test. */
@@ -153,15 +153,15 @@ static void test_w8_cross_llc(void **state)
 	set_pol(f, SR_KV(5, 15), WA_ALL);
 	f->rq[5].curr_pid = 9;
 	f->rq[5].nr_running = 1;
-	assert_int_equal(wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), SR_WA_NONE);
+	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), SR_WA_NONE);
 
 	/* 4.14: an idle waker is affine whatever the LLCs. */
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(4, 14), WA_ALL);
-	assert_int_equal(wake_affine_idle_414(&f->pol, &f->ctx, false, &f->d), 1);
+	assert_int_equal(sr_wake_affine_idle_414(&f->pol, &f->ctx, false, &f->d), 1);
 	assert_int_equal(f->d.decided_by, SR_BY_IDLE_WAKER);
 	memset(&f->d, 0, sizeof(f->d));
-	assert_int_equal(wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 1);
+	assert_int_equal(sr_wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 1);
 	fx_free(f);
 }
 
@@ -174,17 +174,17 @@ static void test_vcpu_preempted(void **state)
 	f->rq[0].vcpu_preempted = true;
 	f->ctx.unknown = SR_DEP_VCPU;
 	set_pol(f, SR_KV(4, 19), WA_ALL);
-	assert_int_equal(wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), SR_WA_NONE);
+	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), SR_WA_NONE);
 	assert_int_equal(f->d.trail.steps[0].vals[0].v, 0);
 	f->rq[0].vcpu_preempted = false;
 	memset(&f->d, 0, sizeof(f->d));
-	assert_int_equal(wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), 0);
+	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), 0);
 	assert_true(f->d.depends & SR_DEP_VCPU);
 	/* 4.16/4.17: plain idle_cpu(), no vCPU dependency. */
 	f->rq[0].vcpu_preempted = true;
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(4, 16), WA_ALL);
-	assert_int_equal(wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), 0);
+	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), 0);
 	assert_false(f->d.depends & SR_DEP_VCPU);
 	assert_string_equal(f->d.trail.steps[0].check,
 			    "idle_cpu(this_cpu) && cpus_share_cache(this_cpu, prev_cpu)");
@@ -196,20 +196,20 @@ static void test_sync_nr_running_one(void **state)
 {
 	struct fx *f = fx_new("cores-per-llc=4", SR_ERA_316, 0, 2);
 
-	assert_int_equal(wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), SR_WA_NONE);
+	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), SR_WA_NONE);
 	memset(&f->d, 0, sizeof(f->d));
-	assert_int_equal(wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d), 0);
+	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d), 0);
 	assert_int_equal(f->d.decided_by, SR_BY_SYNC);
 	memset(&f->d, 0, sizeof(f->d));
 	f->rq[0].nr_running = 2;
-	assert_int_equal(wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d), SR_WA_NONE);
+	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d), SR_WA_NONE);
 
 	set_pol(f, SR_KV(4, 14), WA_ALL);
 	memset(&f->d, 0, sizeof(f->d));
-	assert_int_equal(wake_affine_idle_414(&f->pol, &f->ctx, true, &f->d), SR_WA_NONE);
+	assert_int_equal(sr_wake_affine_idle_414(&f->pol, &f->ctx, true, &f->d), SR_WA_NONE);
 	f->rq[0].nr_running = 1;
 	memset(&f->d, 0, sizeof(f->d));
-	assert_int_equal(wake_affine_idle_414(&f->pol, &f->ctx, true, &f->d), 0);
+	assert_int_equal(sr_wake_affine_idle_414(&f->pol, &f->ctx, true, &f->d), 0);
 	assert_int_equal(f->d.decided_by, SR_BY_SYNC);
 	assert_string_equal(last_step(f)->check, "sync && cpu_rq(this_cpu)->nr_running == 1");
 	fx_free(f);
@@ -222,20 +222,20 @@ static void test_sync_delayed_dequeue(void **state)
 
 	f->ctx.unknown = SR_DEP_DELAYED_DEQUEUE;
 	set_pol(f, SR_KV(6, 12), WA_ALL);
-	assert_int_equal(wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d), 0);
+	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d), 0);
 	assert_true(f->d.depends & SR_DEP_DELAYED_DEQUEUE);
 	assert_string_equal(f->d.trail.steps[1].check,
 			    "sync && cpu_rq(this_cpu)->nr_running == 1");
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(6, 18), WA_ALL);
-	assert_int_equal(wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d), 0);
+	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d), 0);
 	assert_false(f->d.depends & SR_DEP_DELAYED_DEQUEUE);
 	assert_string_equal(f->d.trail.steps[1].check,
 			    "sync && rq->nr_running - cfs_h_nr_delayed(rq) == 1");
 	/* 5.15 has no delayed dequeue at all. */
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(5, 15), WA_ALL);
-	assert_int_equal(wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d), 0);
+	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d), 0);
 	assert_false(f->d.depends & SR_DEP_DELAYED_DEQUEUE);
 	fx_free(f);
 }
@@ -250,7 +250,7 @@ static void test_w9_weight_not_affine(void **state)
 	set_load(f, 4, 2048);
 	f->p.load_avg = 513;		/* 513 * 2048 / 2049 = 512 */
 	assert_int_equal(mc(f)->imbalance_pct, 117);
-	assert_int_equal(wake_affine_weight_416(&f->pol, &f->ctx, mc(f), false, &f->d),
+	assert_int_equal(sr_wake_affine_weight_416(&f->pol, &f->ctx, mc(f), false, &f->d),
 			 SR_WA_NONE);
 	s = last_step(f);
 	assert_int_equal(val(s, "task_load"), 512);
@@ -260,7 +260,7 @@ static void test_w9_weight_not_affine(void **state)
 	assert_string_equal(s->result, "none");
 	assert_int_equal(f->d.decided_by, SR_BY_WEIGHT);
 	memset(&f->d, 0, sizeof(f->d));
-	assert_int_equal(wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 4);
+	assert_int_equal(sr_wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 4);
 	assert_string_equal(last_step(f)->result, "prev");
 	fx_free(f);
 }
@@ -273,11 +273,11 @@ static void test_w10_weight_affine(void **state)
 	set_load(f, 0, 512);
 	set_load(f, 4, 2048);
 	f->p.load_avg = 513;
-	assert_int_equal(wake_affine_weight_416(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
+	assert_int_equal(sr_wake_affine_weight_416(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
 	assert_int_equal(val(last_step(f), "this_eff_load"), 104857600);
 	assert_int_equal(val(last_step(f), "prev_eff_load"), 169869312);
 	memset(&f->d, 0, sizeof(f->d));
-	assert_int_equal(wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
+	assert_int_equal(sr_wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
 	assert_int_equal(f->d.decided_by, SR_BY_WEIGHT);
 	fx_free(f);
 }
@@ -291,23 +291,23 @@ static void test_w11_ties(void **state)
 	set_load(f, 4, 1080);
 	f->p.load_avg = 81;		/* 81 * 1080 / 1081 = 80 */
 	set_pol(f, SR_KV(4, 19), WA_ALL);
-	assert_int_equal(wake_affine_weight_416(&f->pol, &f->ctx, mc(f), false, &f->d),
+	assert_int_equal(sr_wake_affine_weight_416(&f->pol, &f->ctx, mc(f), false, &f->d),
 			 SR_WA_NONE);
 	assert_int_equal(val(last_step(f), "this_eff_load"), 110592000);
 	assert_int_equal(val(last_step(f), "prev_eff_load"), 110592000);
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(4, 14), WA_ALL);
-	assert_int_equal(wake_affine_weight_414(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
+	assert_int_equal(sr_wake_affine_weight_414(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
 	assert_string_equal(last_step(f)->check, "this_eff_load <= prev_eff_load");
 	memset(&f->d, 0, sizeof(f->d));
-	assert_int_equal(wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
+	assert_int_equal(sr_wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
 
 	/* Sync: this 1200, task_h_load(current) 200. */
 	set_load(f, 0, 1200);
 	f->curr.load_avg = 201;		/* 201 * 1200 / 1201 = 200 */
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(4, 19), WA_ALL);
-	assert_int_equal(wake_affine_weight_416(&f->pol, &f->ctx, mc(f), true, &f->d), 0);
+	assert_int_equal(sr_wake_affine_weight_416(&f->pol, &f->ctx, mc(f), true, &f->d), 0);
 	assert_int_equal(f->d.trail.steps[0].vals[0].v, 200);	/* current_load */
 	assert_string_equal(f->d.trail.steps[0].result, "subtract");
 	assert_int_equal(val(last_step(f), "this_load"), 1000);
@@ -323,12 +323,12 @@ static void test_w11_ties(void **state)
 	f->rq[4].capacity = 1;
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(4, 14), SR_F_WA_WEIGHT);
-	assert_int_equal(wake_affine_weight_414(&f->pol, &f->ctx, mc(f), true, &f->d),
+	assert_int_equal(sr_wake_affine_weight_414(&f->pol, &f->ctx, mc(f), true, &f->d),
 			 SR_WA_NONE);
 	assert_int_equal(val(last_step(f), "prev_eff_load"), 100);
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(4, 16), SR_F_WA_WEIGHT);
-	assert_int_equal(wake_affine_weight_416(&f->pol, &f->ctx, mc(f), true, &f->d),
+	assert_int_equal(sr_wake_affine_weight_416(&f->pol, &f->ctx, mc(f), true, &f->d),
 			 SR_WA_NONE);
 	assert_int_equal(val(last_step(f), "prev_eff_load"), 101);
 	fx_free(f);
@@ -341,14 +341,14 @@ static void test_w12_sync_shortcut_negative(void **state)
 
 	set_load(f, 0, 900);
 	f->curr.load_avg = 1002;	/* 1002 * 900 / 901 = 1000 */
-	assert_int_equal(wake_affine_weight_416(&f->pol, &f->ctx, mc(f), true, &f->d), 0);
+	assert_int_equal(sr_wake_affine_weight_416(&f->pol, &f->ctx, mc(f), true, &f->d), 0);
 	assert_int_equal(f->d.trail.n, 1);
 	assert_string_equal(f->d.trail.steps[0].result, "this");
 	assert_int_equal(f->d.decided_by, SR_BY_SYNC);
 	/* Equal is not heavier: subtract, this_load becomes 0. */
 	memset(&f->d, 0, sizeof(f->d));
 	f->curr.load_avg = 901;		/* 901 * 900 / 901 = 900 */
-	wake_affine_weight_416(&f->pol, &f->ctx, mc(f), true, &f->d);
+	sr_wake_affine_weight_416(&f->pol, &f->ctx, mc(f), true, &f->d);
 	assert_string_equal(f->d.trail.steps[0].result, "subtract");
 	assert_int_equal(val(last_step(f), "this_load"), 0);
 	f->curr.load_avg = 1002;
@@ -359,7 +359,7 @@ static void test_w12_sync_shortcut_negative(void **state)
 	f->rq[0].curr_policy = SR_SCHED_RT;
 	set_load(f, 4, 300);
 	f->p.load_avg = 402;		/* 402 * 300 / 301 = 400 */
-	assert_int_equal(wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 4);
+	assert_int_equal(sr_wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 4);
 	assert_int_equal(val(last_step(f) - 1, "this_eff_load"), 40960000);
 	assert_int_equal(val(last_step(f) - 1, "prev_eff_load"), -11059200);
 	assert_int_equal(f->d.decided_by, SR_BY_WEIGHT);
@@ -377,7 +377,7 @@ static void test_cpu_load_era(void **state)
 	f->rq[4].load_avg = 1500;
 	f->p.load_avg = 1501;		/* 1501 * 1500 / 1501 = 1500 on prev */
 	set_pol(f, SR_KV(5, 4), WA_ALL);
-	assert_int_equal(wake_affine_weight_416(&f->pol, &f->ctx, mc(f), false, &f->d),
+	assert_int_equal(sr_wake_affine_weight_416(&f->pol, &f->ctx, mc(f), false, &f->d),
 			 SR_WA_NONE);
 	assert_int_equal(val(last_step(f), "this_load"), 300);
 	assert_int_equal(val(last_step(f), "prev_load"), 1000);
@@ -386,7 +386,7 @@ static void test_cpu_load_era(void **state)
 	assert_true(val(last_step(f), "prev_eff_load") < 0);
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(5, 7), WA_ALL);
-	assert_int_equal(wake_affine_weight_416(&f->pol, &f->ctx, mc(f), false, &f->d),
+	assert_int_equal(sr_wake_affine_weight_416(&f->pol, &f->ctx, mc(f), false, &f->d),
 			 SR_WA_NONE);
 	assert_int_equal(val(last_step(f), "this_load"), 900);
 	assert_int_equal(val(last_step(f), "prev_load"), 1500);
@@ -402,12 +402,12 @@ static void test_wa_bias_off(void **state)
 	set_load(f, 0, 1000);
 	set_load(f, 4, 1100);
 	f->p.load_avg = 81;		/* 81 * 1100 / 1101 = 80 */
-	assert_int_equal(wake_affine_weight_416(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
+	assert_int_equal(sr_wake_affine_weight_416(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
 	assert_int_equal(val(last_step(f), "this_eff_load"), 110592000);
 	assert_int_equal(val(last_step(f), "prev_eff_load"), 112803840);
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(5, 15), SR_F_WA_IDLE | SR_F_WA_WEIGHT);
-	assert_int_equal(wake_affine_weight_416(&f->pol, &f->ctx, mc(f), false, &f->d),
+	assert_int_equal(sr_wake_affine_weight_416(&f->pol, &f->ctx, mc(f), false, &f->d),
 			 SR_WA_NONE);
 	assert_int_equal(val(last_step(f), "bias"), 1);
 	assert_int_equal(val(last_step(f), "this_eff_load"), 1080 * 1024);
@@ -424,12 +424,12 @@ static void test_wa_features_off(void **state)
 	set_load(f, 4, 2048);
 	f->p.load_avg = 0;
 	set_pol(f, SR_KV(5, 15), SR_F_WA_WEIGHT | SR_F_WA_BIAS);
-	assert_int_equal(wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
+	assert_int_equal(sr_wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
 	assert_string_equal(f->d.trail.steps[0].fn, "wake_affine_weight");
 	assert_int_equal(f->d.decided_by, SR_BY_WEIGHT);
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(5, 15), 0);
-	assert_int_equal(wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 4);
+	assert_int_equal(sr_wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 4);
 	assert_int_equal(f->d.trail.n, 1);
 	assert_int_equal(f->d.decided_by, SR_BY_NONE);
 	/* WA_IDLE only: a busy pair stays on prev without a weight test. */
@@ -437,7 +437,7 @@ static void test_wa_features_off(void **state)
 	set_pol(f, SR_KV(4, 14), SR_F_WA_IDLE);
 	f->rq[0].curr_pid = 3;
 	f->rq[0].nr_running = 1;
-	assert_int_equal(wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 4);
+	assert_int_equal(sr_wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 4);
 	assert_int_equal(f->d.trail.n, 3);
 	fx_free(f);
 }
@@ -450,11 +450,11 @@ static void test_weight_dependencies(void **state)
 
 	f->ctx.unknown = SR_DEP_CGROUP | SR_DEP_PELT_WARMUP | SR_DEP_TOPOLOGY;
 	set_load(f, 4, 2048);
-	assert_int_equal(wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
+	assert_int_equal(sr_wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
 	assert_int_equal(f->d.depends, SR_DEP_CGROUP | SR_DEP_PELT_WARMUP | SR_DEP_TOPOLOGY);
 	memset(&f->d, 0, sizeof(f->d));
 	set_idle(f, 0);
-	assert_int_equal(wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
+	assert_int_equal(sr_wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
 	assert_int_equal(f->d.depends, SR_DEP_TOPOLOGY);	/* cpus_share_cache only */
 	/* A known non-root group: shares not modelled, always a dependency. */
 	memset(&f->d, 0, sizeof(f->d));
@@ -462,13 +462,13 @@ static void test_weight_dependencies(void **state)
 	f->rq[0].curr_pid = 3;
 	f->rq[0].nr_running = 1;
 	f->p.tg = (const struct sr_tg *)&tg_dummy;
-	assert_int_equal(wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
+	assert_int_equal(sr_wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
 	assert_int_equal(f->d.depends, SR_DEP_CGROUP);
 	/* A runqueue not re-established after lost events. */
 	memset(&f->d, 0, sizeof(f->d));
 	f->p.tg = NULL;
 	f->rq[4].uncertain = true;
-	assert_int_equal(wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
+	assert_int_equal(sr_wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
 	assert_int_equal(f->d.depends, SR_DEP_LOST_EVENTS);
 	fx_free(f);
 }
@@ -483,49 +483,49 @@ static void test_era_boundaries(void **state)
 	set_load(f, 1, 1080);
 	f->p.load_avg = 81;
 	set_pol(f, SR_KV(4, 15), WA_ALL);
-	assert_int_equal(wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
+	assert_int_equal(sr_wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(4, 16), WA_ALL);
-	assert_int_equal(wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 1);
+	assert_int_equal(sr_wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 1);
 	/* 5.7: cpu_load() is load_avg. */
 	f->rq[0].load_avg = 5000;
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(5, 6), WA_ALL);
-	wake_affine_weight_416(&f->pol, &f->ctx, mc(f), false, &f->d);
+	sr_wake_affine_weight_416(&f->pol, &f->ctx, mc(f), false, &f->d);
 	assert_int_equal(val(last_step(f), "this_load"), 1000);
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(5, 7), WA_ALL);
-	wake_affine_weight_416(&f->pol, &f->ctx, mc(f), false, &f->d);
+	sr_wake_affine_weight_416(&f->pol, &f->ctx, mc(f), false, &f->d);
 	assert_int_equal(val(last_step(f), "this_load"), 5000);
 	/* 4.18: available_idle_cpu(). */
 	set_idle(f, 0);
 	f->rq[0].vcpu_preempted = true;
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(4, 17), WA_ALL);
-	assert_int_equal(wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), 0);
+	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), 0);
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(4, 18), WA_ALL);
-	assert_int_equal(wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), SR_WA_NONE);
+	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), SR_WA_NONE);
 	/* 5.10: an idle prev in another LLC is kept. */
 	f->ctx.prev_cpu = 5;
 	f->p.cpu = 5;
 	set_idle(f, 5);
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(5, 9), WA_ALL);
-	assert_int_equal(wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), SR_WA_NONE);
+	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), SR_WA_NONE);
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(5, 10), WA_ALL);
-	assert_int_equal(wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), 5);
+	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), 5);
 	/* 6.15: the delayed-aware sync test. */
 	f->rq[0].curr_pid = 3;
 	f->rq[0].nr_running = 1;
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(6, 14), WA_ALL);
-	wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d);
+	sr_wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d);
 	assert_string_equal(f->d.trail.steps[1].check, "sync && cpu_rq(this_cpu)->nr_running == 1");
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(6, 15), WA_ALL);
-	wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d);
+	sr_wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d);
 	assert_string_equal(f->d.trail.steps[1].check,
 			    "sync && rq->nr_running - cfs_h_nr_delayed(rq) == 1");
 	fx_free(f);
@@ -536,11 +536,11 @@ static void test_w21_task_h_load(void **state)
 {
 	const struct sr_hload_level lv[] = { { 1280, 0 }, { 1024, 256 } };
 
-	assert_int_equal(task_h_load_414(1024, lv, 2), 254);
-	assert_int_equal(task_h_load_414(1025, lv, 2), 255);	/* grq.h_load itself */
-	assert_int_equal(task_h_load_414(1024, lv, 1), 1023);	/* root task: -1 at most */
-	assert_int_equal(task_h_load_414(0, lv, 2), 0);
-	assert_int_equal(task_h_load_414(77, NULL, 0), 77);
+	assert_int_equal(sr_task_h_load_414(1024, lv, 2), 254);
+	assert_int_equal(sr_task_h_load_414(1025, lv, 2), 255);	/* grq.h_load itself */
+	assert_int_equal(sr_task_h_load_414(1024, lv, 1), 1023);	/* root task: -1 at most */
+	assert_int_equal(sr_task_h_load_414(0, lv, 2), 0);
+	assert_int_equal(sr_task_h_load_414(77, NULL, 0), 77);
 }
 
 static void set_flips(struct fx *f, unsigned int waker, unsigned int wakee)
@@ -563,19 +563,19 @@ static void test_w13_wake_wide(void **state)
 	for (size_t i = 0; i < SR_ARRAY_SIZE(v); i++) {
 		set_flips(f, v[i].waker, v[i].wakee);
 		memset(&f->d, 0, sizeof(f->d));
-		assert_int_equal(wake_wide_43(&f->ctx, &f->d), v[i].wide);
+		assert_int_equal(sr_wake_wide_43(&f->ctx, &f->d), v[i].wide);
 		assert_int_equal(val(last_step(f), "factor"), 8);
 	}
 	set_flips(f, 8, 70);
-	assert_true(wake_wide_43(&f->ctx, NULL));
+	assert_true(sr_wake_wide_43(&f->ctx, NULL));
 	memset(&f->d, 0, sizeof(f->d));
-	wake_wide_43(&f->ctx, &f->d);
+	sr_wake_wide_43(&f->ctx, &f->d);
 	assert_int_equal(val(last_step(f), "master"), 70);
 	assert_int_equal(val(last_step(f), "slave"), 8);
 	/* No view of current (irq on an idle CPU): master 0. */
 	f->ctx.curr = NULL;
 	set_flips(f, 0, 70);
-	assert_false(wake_wide_43(&f->ctx, NULL));
+	assert_false(sr_wake_wide_43(&f->ctx, NULL));
 	fx_free(f);
 }
 
@@ -593,17 +593,17 @@ static void test_w13_wake_wide_heavy(void **state)
 
 	for (size_t i = 0; i < SR_ARRAY_SIZE(v); i++) {
 		set_flips(f, v[i].m, v[i].s);
-		assert_int_equal(wake_wide_43(&f->ctx, NULL), v[i].main);
-		assert_int_equal(wake_wide_heavy(&f->ctx, NULL), v[i].heavy);
+		assert_int_equal(sr_wake_wide_43(&f->ctx, NULL), v[i].main);
+		assert_int_equal(sr_wake_wide_heavy(&f->ctx, NULL), v[i].heavy);
 	}
 	/* The heavy variant reads only the *_heavy counters. */
 	f->curr.wakee_flips = 0;
 	f->p.wakee_flips = 0;
 	f->curr.wakee_flips_heavy = 40;
 	f->p.wakee_flips_heavy = 3;
-	assert_true(wake_wide_heavy(&f->ctx, &f->d));
+	assert_true(sr_wake_wide_heavy(&f->ctx, &f->d));
 	assert_int_equal(val(last_step(f), "half_factor_x_factor"), 32);
-	assert_false(wake_wide_43(&f->ctx, NULL));
+	assert_false(sr_wake_wide_43(&f->ctx, NULL));
 	fx_free(f);
 }
 
@@ -613,14 +613,14 @@ static void test_wake_wide_312(void **state)
 	struct fx *f = fx_new("cores-per-llc=8", SR_ERA_2637, 0, 4);
 
 	set_flips(f, 73, 9);
-	assert_true(wake_wide_312(&f->ctx, NULL));
+	assert_true(sr_wake_wide_312(&f->ctx, NULL));
 	set_flips(f, 72, 9);		/* 72 > 8 * 9 fails */
-	assert_false(wake_wide_312(&f->ctx, NULL));
+	assert_false(sr_wake_wide_312(&f->ctx, NULL));
 	set_flips(f, 1000, 8);		/* wakee must exceed f */
-	assert_false(wake_wide_312(&f->ctx, NULL));
+	assert_false(sr_wake_wide_312(&f->ctx, NULL));
 	set_flips(f, 9, 100);		/* no swap: a busy wakee alone is not wide */
-	assert_false(wake_wide_312(&f->ctx, NULL));
-	assert_true(wake_wide_43(&f->ctx, NULL));
+	assert_false(sr_wake_wide_312(&f->ctx, NULL));
+	assert_true(sr_wake_wide_43(&f->ctx, NULL));
 	fx_free(f);
 }
 
@@ -630,19 +630,19 @@ static void test_wake_wide_integer_edges(void **state)
 	struct fx *f = fx_new("cores-per-llc=2", SR_ERA_511, 0, 1);
 
 	set_flips(f, 0xffffffffu, 0x80000000u);	/* slave * 2 wraps to 0 */
-	assert_true(wake_wide_43(&f->ctx, NULL));
+	assert_true(sr_wake_wide_43(&f->ctx, NULL));
 	set_flips(f, 0xffffffffu, 0x7fffffffu);	/* 0xfffffffe: master not below */
-	assert_true(wake_wide_43(&f->ctx, NULL));
+	assert_true(sr_wake_wide_43(&f->ctx, NULL));
 	set_flips(f, 0xfffffffdu, 0x7fffffffu);
-	assert_false(wake_wide_43(&f->ctx, NULL));
+	assert_false(sr_wake_wide_43(&f->ctx, NULL));
 	fx_free(f);
 
 	f = fx_new("cpus=1", SR_ERA_511, 0, 0);
 	set_flips(f, 0, 0);
-	assert_false(wake_wide_43(&f->ctx, NULL));	/* slave < 1 */
-	assert_true(wake_wide_heavy(&f->ctx, NULL));	/* (1 >> 1) * 1 == 0 */
+	assert_false(sr_wake_wide_43(&f->ctx, NULL));	/* slave < 1 */
+	assert_true(sr_wake_wide_heavy(&f->ctx, NULL));	/* (1 >> 1) * 1 == 0 */
 	set_flips(f, 5, 1);
-	assert_true(wake_wide_43(&f->ctx, NULL));
+	assert_true(sr_wake_wide_43(&f->ctx, NULL));
 	fx_free(f);
 }
 
@@ -671,26 +671,26 @@ static void test_w14_record_wakee(void **state)
 	struct sr_task_view p = { .pid = 2, .wakee_flips = 3 };
 	struct sr_task_view w2 = w;
 
-	assert_int_equal(record_wakee(&w, &p, 1251, 250, 8), 0);
+	assert_int_equal(sr_record_wakee(&w, &p, 1251, 250, 8), 0);
 	assert_int_equal(w.wakee_flips, 6);
 	assert_int_equal(w.wakee_flip_decay_ts, 1251);
 	assert_int_equal(w.last_wakee, 2);
 	assert_int_equal(p.wakee_flips, 3);	/* only the waker's counter moves */
-	assert_int_equal(record_wakee(&w2, &p, 1250, 250, 8), 0);
+	assert_int_equal(sr_record_wakee(&w2, &p, 1250, 250, 8), 0);
 	assert_int_equal(w2.wakee_flips, 11);
 	assert_int_equal(w2.wakee_flip_decay_ts, 1000);
 	/* Same wakee again: no flip; a long gap still halves once. */
-	assert_int_equal(record_wakee(&w2, &p, 1250, 250, 8), 0);
+	assert_int_equal(sr_record_wakee(&w2, &p, 1250, 250, 8), 0);
 	assert_int_equal(w2.wakee_flips, 11);
-	assert_int_equal(record_wakee(&w2, &p, 100000, 250, 8), 0);
+	assert_int_equal(sr_record_wakee(&w2, &p, 100000, 250, 8), 0);
 	assert_int_equal(w2.wakee_flips, 5);
 	/* time_after() across a wrap of jiffies. */
 	w2.wakee_flip_decay_ts = UINT64_MAX - 10;
-	assert_int_equal(record_wakee(&w2, &p, 300, 250, 8), 0);
+	assert_int_equal(sr_record_wakee(&w2, &p, 300, 250, 8), 0);
 	assert_int_equal(w2.wakee_flips, 2);
-	assert_int_equal(record_wakee(NULL, &p, 1, 250, 8), -EINVAL);
-	assert_int_equal(record_wakee(&w, &w, 1, 250, 8), -EINVAL);
-	assert_int_equal(record_wakee(&w, &p, 1, 0, 8), -EINVAL);
+	assert_int_equal(sr_record_wakee(NULL, &p, 1, 250, 8), -EINVAL);
+	assert_int_equal(sr_record_wakee(&w, &w, 1, 250, 8), -EINVAL);
+	assert_int_equal(sr_record_wakee(&w, &p, 1, 0, 8), -EINVAL);
 }
 
 /* W14, seed 002: f 8, min 16; a waker at 40 > 2 * 16 lends its wakee a flip. */
@@ -700,8 +700,8 @@ static void test_w14_record_wakee_heavy(void **state)
 				  .wakee_flip_decay_ts = 1000, .last_wakee = 7 };
 	struct sr_task_view p = { .pid = 2, .wakee_flips_heavy = 2, .wakee_flips = 2 };
 
-	assert_int_equal(record_wakee_heavy(&w, &p, 1100, 250, 8), 0);
-	assert_int_equal(record_wakee(&w, &p, 1100, 250, 8), 0);
+	assert_int_equal(sr_record_wakee_heavy(&w, &p, 1100, 250, 8), 0);
+	assert_int_equal(sr_record_wakee(&w, &p, 1100, 250, 8), 0);
 	assert_int_equal(p.wakee_flips_heavy, 3);
 	assert_int_equal(w.wakee_flips_heavy, 41);
 	assert_int_equal(p.wakee_flips, 2);
@@ -711,18 +711,18 @@ static void test_w14_record_wakee_heavy(void **state)
 	w = (struct sr_task_view){ .pid = 1, .wakee_flips_heavy = 32, .last_wakee = 7,
 				   .wakee_flip_decay_ts = 1000 };
 	p.wakee_flips_heavy = 2;
-	assert_int_equal(record_wakee_heavy(&w, &p, 1100, 250, 8), 0);
+	assert_int_equal(sr_record_wakee_heavy(&w, &p, 1100, 250, 8), 0);
 	assert_int_equal(p.wakee_flips_heavy, 2);
 	assert_int_equal(w.wakee_flips_heavy, 33);
 	/* Decay first: 40 >> 1 = 20, not heavy any more; the stamp is left to record_wakee. */
 	w = (struct sr_task_view){ .pid = 1, .wakee_flips_heavy = 40, .last_wakee = 7,
 				   .wakee_flip_decay_ts = 1000 };
-	assert_int_equal(record_wakee_heavy(&w, &p, 1251, 250, 8), 0);
+	assert_int_equal(sr_record_wakee_heavy(&w, &p, 1251, 250, 8), 0);
 	assert_int_equal(w.wakee_flips_heavy, 21);
 	assert_int_equal(p.wakee_flips_heavy, 2);
 	assert_int_equal(w.wakee_flip_decay_ts, 1000);
 	assert_int_equal(w.last_wakee, 7);
-	assert_int_equal(record_wakee_heavy(&w, &p, 1251, 250, 0), -EINVAL);
+	assert_int_equal(sr_record_wakee_heavy(&w, &p, 1251, 250, 0), -EINVAL);
 }
 
 /* ---- the §6.1 flow through sr_srqf_414_ops (every CPU busy unless said) ---- */

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include "models.h"
-#include "presets.h"
+#include "policy.h"
 
 #define WA	(SR_F_WA_IDLE | SR_F_WA_WEIGHT | SR_F_WA_BIAS)
 #define F54	(WA | SR_F_SIS_PROP | SR_F_TTWU_QUEUE)

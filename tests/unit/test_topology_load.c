@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "machine.h"
-#include "../../src/cli.h"
+#include "cli.h"
 
 #define M(name) "tests/data/machines/" name
 
-int cmd_topology(const struct sr_cli *cli, int argc, char **argv);
+int sr_cmd_topology(const struct sr_cli *cli, int argc, char **argv);
 
 /* main.c is not in the library: the command's error path lands here. */
 int sr_cli_error(const struct sr_cli *cli, int code, const char *fmt, ...)
@@ -575,7 +575,7 @@ static void test_command(void **state)
 
 	assert_true(fd >= 0);
 	close(fd);
-	assert_int_equal(cmd_topology(&cli, 6, argv), SR_EXIT_OK);
+	assert_int_equal(sr_cmd_topology(&cli, 6, argv), SR_EXIT_OK);
 	doc = json_load_file(path, 0, &jerr);
 	assert_non_null(doc);
 	assert_string_equal(json_string_value(json_object_get(doc, "source")), "debugfs");
@@ -583,8 +583,8 @@ static void test_command(void **state)
 	json_decref(doc);
 	argv[3] = "-o";
 	argv[4] = path;
-	assert_int_equal(cmd_topology(&cli, 5, argv), SR_EXIT_OK);	/* text */
-	assert_int_equal(cmd_topology(&cli, 5, bad), SR_EXIT_BAD_INPUT);
+	assert_int_equal(sr_cmd_topology(&cli, 5, argv), SR_EXIT_OK);	/* text */
+	assert_int_equal(sr_cmd_topology(&cli, 5, bad), SR_EXIT_BAD_INPUT);
 	unlink(path);
 }
 

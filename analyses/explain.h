@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private to analyses/explain*.c: the one wakeup explain keeps, rendered as
+ * JSON (explain.c, the report's "explain" section) and as text
+ * (explain-text.c) from the same struct.
+ */
+#ifndef SR_EXPLAIN_H
+#define SR_EXPLAIN_H
+
+#include "analysis.h"
+
+struct sr_explain_cand {
+	bool valid, has_ctx, has_curr, ran;
+	uint64_t ts;
+	/* at the sched_waking */
+	struct sr_rq *rq;		/* nr_cpus copies */
+	struct sr_task_view p, curr;
+	int this_cpu, prev_cpu;
+	unsigned int unknown;
+	/* per policy: one answer, or one per WF_SYNC value when the trace cannot tell */
+	struct sr_decision dec[SR_MAX_POLICIES][2];
+	int nr_dec[SR_MAX_POLICIES];
+	enum sr_tristate sync_guess;	/* the value the analyses' primary answer assumes */
+	/* at the sched_wakeup */
+	struct sr_wakeup w;
+	char comm[SR_COMM_LEN], target_comm[SR_COMM_LEN];
+	int target_curr;
+	unsigned int target_nr;
+	/* at the switch-in */
+	uint64_t run_ts;
+	int run_cpu;
+};
+
+struct sr_explain {
+	int pid;
+	int64_t at;
+	uint64_t index;			/* --wakeup N: find its pid and time */
+	int nr_cpus;
+	struct sr_explain_cand *scratch, *best;
+};
+
+/* The answer the analyses' primary replay gives for policy @i. */
+static inline const struct sr_decision *sr_explain_primary(const struct sr_explain_cand *c, int i)
+{
+	return c->nr_dec[i] == 2 && c->sync_guess == SR_YES ? &c->dec[i][1] : &c->dec[i][0];
+}
+
+/* CPUs shown: waker, prev, chosen, and every policy's answer. */
+bool sr_explain_mattered(const struct sr_explain_cand *c, int cpu, int nr_policies);
+
+#endif /* SR_EXPLAIN_H */

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Base layer: what every other layer may use.  Error reporting, CPU masks,
+ * the kernel's load-weight constants, kernel release numbers, a per-pid
+ * table and a latency histogram.  Nothing here knows about traces,
+ * machines, runqueues or policies.
+ *
+ * Library code returns 0 or a negative errno and fills a struct sr_err
+ * with the message a user reads; only main() exits.
+ */
+#ifndef SR_BASE_H
+#define SR_BASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <jansson.h>
+
+/* ------------------------------------------------------------ errors */
+
+struct sr_err {
+	char msg[512];
+};
+
+/* Format a message into @err (may be NULL) and return @ret, a negative errno. */
+int sr_err_set(struct sr_err *err, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ------------------------------------------------------------ CPU masks */
+
+#define SR_MAX_CPUS	1024
+#define SR_MASK_WORDS	(SR_MAX_CPUS / 64)
+
+#define SR_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+struct sr_cpumask {
+	uint64_t bits[SR_MASK_WORDS];
+};
+
+static inline void sr_mask_clear(struct sr_cpumask *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+static inline void sr_mask_set(struct sr_cpumask *m, int cpu)
+{
+	m->bits[cpu / 64] |= 1ULL << (cpu % 64);
+}
+
+static inline void sr_mask_unset(struct sr_cpumask *m, int cpu)
+{
+	m->bits[cpu / 64] &= ~(1ULL << (cpu % 64));
+}
+
+static inline bool sr_mask_test(const struct sr_cpumask *m, int cpu)
+{
+	if (cpu < 0 || cpu >= SR_MAX_CPUS)
+		return false;
+	return m->bits[cpu / 64] & (1ULL << (cpu % 64));
+}
+
+int sr_mask_weight(const struct sr_cpumask *m);
+/* Next set CPU at or after @cpu, or -1. */
+int sr_mask_next(const struct sr_cpumask *m, int cpu);
+/* First set CPU, or -1. */
+static inline int sr_mask_first(const struct sr_cpumask *m)
+{
+	return sr_mask_next(m, 0);
+}
+
+#define sr_for_each_cpu(cpu, m) \
+	for ((cpu) = sr_mask_first(m); (cpu) >= 0; (cpu) = sr_mask_next(m, (cpu) + 1))
+
+/* ------------------------------------------------------------ kernel constants */
+
+/* include/linux/sched/prio.h */
+#define SR_MAX_RT_PRIO		100
+#define SR_DEFAULT_PRIO		120		/* nice 0 */
+#define SR_MAX_PRIO		140
+/* Load of a nice-0 task in the kernel's scaled-down unit (NICE_0_LOAD). */
+#define SR_NICE_0_LOAD		1024UL
+#define SR_WEIGHT_IDLEPRIO	3UL
+#define SR_CAPACITY_SCALE	1024UL		/* SCHED_CAPACITY_SCALE */
+#define SR_NSEC_PER_SEC		1000000000ULL
+#define SR_NSEC_PER_MSEC	1000000ULL
+
+/*
+ * Kernel nice -> weight table (sched_prio_to_weight[], identical in every
+ * version from 2.6.37 to 6.18).  @prio is the kernel prio (100..139 for
+ * CFS tasks); RT/DL prios return 0 (they add no CFS load).
+ */
+unsigned long sr_prio_to_weight(int prio);
+
+/* ------------------------------------------------------------ kernel releases */
+
+/*
+ * A kernel version as one comparable number: major.minor in the high bytes,
+ * and for 2.6.x kernels the third number in the low byte, so that
+ * 2.6.37 < 2.6.38 < 3.0 < 6.1 < 6.12.
+ */
+#define SR_KV(major, minor)		(((major) << 16) | ((minor) << 8))
+#define SR_KV3(major, minor, sub)	(SR_KV(major, minor) | (sub))
+#define SR_KV_MAJOR(kv)			((kv) >> 16)
+#define SR_KV_MINOR(kv)			(((kv) >> 8) & 0xff)
+#define SR_KV_SUB(kv)			((kv) & 0xff)
+
+/*
+ * SR_KV of a `uname -r` release: "6.1.0-27-amd64" -> SR_KV(6, 1),
+ * "2.6.38-rc1" -> SR_KV3(2, 6, 38).  0 when it does not parse (or is a
+ * 2.x release other than 2.6.x).
+ */
+unsigned int sr_release_kv(const char *release);
+/* "Linux host 6.1.0-27-amd64 #1 SMP ..." (uname -a) -> "6.1.0-27-amd64"; "" if malformed. */
+void sr_release_from_uname(const char *uname, char *release, size_t size);
+
+/* ------------------------------------------------------------ per-pid table */
+
+/*
+ * A small open-addressed table keyed by pid, O(entries).  Elements are any
+ * struct whose first member is `int pid`; pid 0 marks an empty slot.
+ * Elements move when the table grows: keep pointers only between calls
+ * that add, or store pointers as the elements.
+ */
+struct sr_pidtab {
+	void *slots;
+	size_t elsize, nr_slots, used;
+};
+
+int sr_pidtab_init(struct sr_pidtab *t, size_t elsize);
+/* The element for @pid, created zeroed if new; NULL on ENOMEM or pid <= 0. */
+void *sr_pidtab_get(struct sr_pidtab *t, int pid);
+/* The element for @pid, or NULL. */
+void *sr_pidtab_find(const struct sr_pidtab *t, int pid);
+/* Element @i of the slot array (may be empty: pid 0), for sorting and listing. */
+void *sr_pidtab_slot(const struct sr_pidtab *t, size_t i);
+void sr_pidtab_free(struct sr_pidtab *t);
+
+/* ------------------------------------------------------------ histogram */
+
+/*
+ * A fixed-size log-linear histogram of nanosecond values: 16 buckets per
+ * power of two, so a reported percentile is within 1/16 (6.25 %) of the
+ * true value, in O(1) memory however long the trace.
+ */
+#define SR_HIST_SUB	16
+#define SR_HIST_BUCKETS	(SR_HIST_SUB + (64 - 4) * SR_HIST_SUB)
+
+struct sr_hist {
+	uint64_t count, sum, min, max;
+	uint32_t b[SR_HIST_BUCKETS];
+};
+
+void sr_hist_add(struct sr_hist *h, uint64_t v);
+/* {"count", "mean_ns", "min_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns"}; nulls when empty. */
+json_t *sr_hist_json(const struct sr_hist *h);
+
+#endif /* SR_BASE_H */

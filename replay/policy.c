@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Policy plumbing: trails, the sync fan-out, names for reports. */
+#include <errno.h>
+#include <stdlib.h>
+#include "policy.h"
+
+struct sr_step *sr_trail_add(struct sr_trail *t, const char *fn, const char *check,
+			     const char *result, int cpu)
+{
+	struct sr_step *s;
+
+	/* A full trail reuses its last slot so the final step is never lost. */
+
+	if (t->n >= SR_TRAIL_MAX) {
+		t->truncated = true;
+		s = &t->steps[SR_TRAIL_MAX - 1];
+	} else {
+		s = &t->steps[t->n++];
+	}
+	s->fn = fn;
+	s->check = check;
+	s->result = result;
+	s->cpu = cpu;
+	s->nvals = 0;
+	return s;
+}
+
+static void step_add(struct sr_step *s, const char *name, int64_t v, bool is_unsigned)
+{
+	if (!s || s->nvals >= SR_STEP_MAXVALS)
+		return;
+	s->vals[s->nvals].name = name;
+	s->vals[s->nvals].v = v;
+	s->vals[s->nvals].is_unsigned = is_unsigned;
+	s->nvals++;
+}
+
+void sr_step_val(struct sr_step *s, const char *name, int64_t v)
+{
+	step_add(s, name, v, false);
+}
+
+void sr_step_uval(struct sr_step *s, const char *name, uint64_t v)
+{
+	step_add(s, name, (int64_t)v, true);
+}
+
+/* Only the header is reset: a trail's steps are written before they are read. */
+static void decision_reset(struct sr_decision *d, bool quiet)
+{
+	d->cpu = -1;
+	d->alt_cpu = -1;
+	d->sync_assumed = false;
+	d->sync_used = false;
+	d->decided_by = SR_BY_NONE;
+	d->depends = 0;
+	d->determined = false;
+	d->trail.n = 0;
+	d->trail.truncated = false;
+	d->trail.off = quiet;
+}
+
+static int decide_once(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+		       enum sr_tristate sync, struct sr_decision *d, bool quiet)
+{
+	struct sr_wake_ctx c = *ctx;
+
+	c.sync = sync;
+	decision_reset(d, quiet);
+	return pol->ops->select_task_rq(pol, &c, d);
+}
+
+static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+		  struct sr_decision *d, bool quiet)
+{
+	enum sr_tristate guess;
+	struct sr_decision alt;
+	int ret;
+
+	if (!pol || !pol->ops || !pol->ops->select_task_rq || !ctx || !d)
+		return -EINVAL;
+	if (ctx->sync != SR_UNKNOWN) {
+		ret = decide_once(pol, ctx, ctx->sync, d, quiet);
+		d->sync_assumed = false;
+		goto out;
+	}
+	guess = ctx->sync_guess == SR_YES ? SR_YES : SR_NO;
+	ret = decide_once(pol, ctx, guess, d, quiet);
+	if (ret)
+		return ret;
+	d->sync_assumed = guess == SR_YES;
+	if (!d->sync_used) {
+		d->alt_cpu = d->cpu;	/* the model never read WF_SYNC: same either way */
+		goto out;
+	}
+	/* The trail of the other run is not kept: only its answer matters here. */
+	ret = decide_once(pol, ctx, guess == SR_YES ? SR_NO : SR_YES, &alt, true);
+	if (!ret) {
+		d->alt_cpu = alt.cpu;
+		if (alt.cpu != d->cpu)
+			d->depends |= SR_DEP_SYNC;
+		d->depends |= alt.depends;
+	}
+out:
+	d->depends |= ctx->unknown & (SR_DEP_LOST_EVENTS);
+	d->determined = d->depends == 0;
+	return ret;
+}
+
+int sr_policy_decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+		     struct sr_decision *d)
+{
+	return decide(pol, ctx, d, false);
+}
+
+int sr_policy_decide_quiet(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			   struct sr_decision *d)
+{
+	return decide(pol, ctx, d, true);
+}
+
+int sr_policy_decide_each(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			  struct sr_decision d[2])
+{
+	static const enum sr_tristate both[2] = { SR_NO, SR_YES };
+	int n = ctx && ctx->sync == SR_UNKNOWN ? 2 : 1;
+
+	if (!ctx || !d)
+		return -EINVAL;
+	for (int i = 0; i < n; i++) {
+		struct sr_wake_ctx c = *ctx;
+
+		if (n == 2)
+			c.sync = both[i];
+		if (decide(pol, &c, &d[i], false))
+			d[i].cpu = -1;
+	}
+	return n;
+}
+
+static const char *const decider_names[SR_BY_NR_DECIDERS] = {
+	[SR_BY_NONE] = "none",
+	[SR_BY_NOT_ALLOWED] = "not_allowed",
+	[SR_BY_NO_AFFINE_DOMAIN] = "no_affine_domain",
+	[SR_BY_SAME_CPU] = "waker_is_prev",
+	[SR_BY_WAKE_WIDE] = "wake_wide",
+	[SR_BY_IDLE_WAKER] = "idle_waker",
+	[SR_BY_IDLE_PREV] = "idle_prev",
+	[SR_BY_SYNC] = "sync",
+	[SR_BY_WEIGHT] = "weight",
+	[SR_BY_TASK_HOT] = "task_hot",
+	[SR_BY_SIS_TARGET] = "sis_target",
+	[SR_BY_SIS_PREV] = "sis_prev",
+	[SR_BY_SIS_RECENT] = "sis_recent_used_cpu",
+	[SR_BY_SIS_CORE] = "sis_idle_core",
+	[SR_BY_SIS_CPU] = "sis_idle_cpu",
+	[SR_BY_SIS_SMT] = "sis_idle_smt",
+	[SR_BY_SLOW_PATH] = "find_idlest",
+};
+
+const char *sr_decider_name(enum sr_decider by)
+{
+	if ((unsigned int)by >= SR_BY_NR_DECIDERS)
+		return "invalid";
+	return decider_names[by];
+}
+
+const char *sr_dep_name(enum sr_dep dep)
+{
+	switch (dep) {
+	case SR_DEP_SYNC: return "sync";
+	case SR_DEP_CGROUP: return "cgroup_shares";
+	case SR_DEP_PELT_WARMUP: return "pelt_warmup";
+	case SR_DEP_DELAYED_DEQUEUE: return "delayed_dequeue";
+	case SR_DEP_VCPU: return "vcpu_preemption";
+	case SR_DEP_LOST_EVENTS: return "lost_events";
+	case SR_DEP_TOPOLOGY: return "topology_assumed";
+	case SR_DEP_SCAN_COST: return "scan_cost";
+	case SR_DEP_IDLE_HINT: return "idle_hint";
+	case SR_DEP_AFFINITY: return "affinity";
+	}
+	return "invalid";
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Private to the command-line front end: the command table and error output. */
+#ifndef SR_CLI_H
+#define SR_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <jansson.h>
+#include "run.h"
+
+/* Exit codes, documented in README.md. */
+enum { SR_EXIT_OK = 0, SR_EXIT_FAIL = 1, SR_EXIT_BAD_INPUT = 2 };
+
+struct sr_cli {
+	bool json;			/* --json: errors as JSON objects on stdout */
+	const char *prog;
+};
+
+/* Preconditions a command states in the table (like git's builtin flags). */
+enum sr_cmd_flags {
+	SR_CMD_NEEDS_TRACE	= 1 << 0,	/* takes a trace.dat argument */
+	SR_CMD_NEEDS_TRACEFS	= 1 << 1,	/* needs a writable tracefs (root) */
+};
+
+struct sr_cmd {
+	const char *name;
+	int (*fn)(const struct sr_cli *cli, int argc, char **argv);
+	unsigned int flags;
+	const char *usage;
+	const char *help;
+};
+
+/* Report an error; returns the exit code to use. */
+int sr_cli_error(const struct sr_cli *cli, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Map a library -errno to an exit code. */
+int sr_cli_exit_for(int err);
+
+/* Which shared options a command accepts (src/cli-opts.c). */
+enum sr_cli_opt {
+	SR_O_RUN	= 1 << 0,	/* --migration-cost --hz --topology --policy --top */
+	SR_O_OUTPUT	= 1 << 1,	/* -o --compact */
+	SR_O_TEXT	= 1 << 2,	/* --json: the command prints text by default */
+	SR_O_ANALYZE	= 1 << 3,	/* --decisions --idle-threshold */
+	SR_O_EXPLAIN	= 1 << 4,	/* --pid --at --wakeup */
+};
+
+struct sr_cli_out {
+	const char *path;		/* -o, NULL: stdout */
+	bool compact, json;
+};
+
+/* Parse TRACE and the accepted options; -1 after --help, else 0 or an exit code. */
+int sr_cli_parse_run(const struct sr_cli *cli, int argc, char **argv, unsigned int accepted,
+		     void (*usage)(FILE *f), struct sr_run_opts *o, struct sr_cli_out *out);
+void sr_cli_opts_help(FILE *f, unsigned int accepted);
+int sr_cli_write_json(const struct sr_cli *cli, json_t *o, const struct sr_cli_out *out);
+/* Text output of diff/explain: @print renders @a, then the run's warnings, to -o or stdout. */
+int sr_cli_write_text(const struct sr_cli *cli, const struct sr_run *r,
+		      void (*print)(const struct sr_analysis *a, FILE *f),
+		      const struct sr_analysis *a, const struct sr_cli_out *out);
+/* Open, run and report (src/cli/cli-run.c); on failure prints the error, returns the exit code. */
+int sr_cli_run(const struct sr_cli *cli, const struct sr_run_opts *o, struct sr_run **out);
+
+int sr_cmd_analyze(const struct sr_cli *cli, int argc, char **argv);
+int sr_cmd_diff(const struct sr_cli *cli, int argc, char **argv);
+int sr_cmd_explain(const struct sr_cli *cli, int argc, char **argv);
+int sr_cmd_topology(const struct sr_cli *cli, int argc, char **argv);
+int sr_cmd_record(const struct sr_cli *cli, int argc, char **argv);
+int sr_cmd_policies(const struct sr_cli *cli, int argc, char **argv);
+
+#endif /* SR_CLI_H */

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+/* schedreplay diff: two policies on one trace, and what the difference cost. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "cli.h"
+
+#define DIFF_OPTS (SR_O_RUN | SR_O_OUTPUT | SR_O_TEXT)
+
+static void diff_usage(FILE *f)
+{
+	fprintf(f, "usage: schedreplay diff TRACE --policy A --policy B [options]\n\n"
+		   "Replay every placed wakeup through policies A and B: where they agree, where\n"
+		   "they differ and at which step, which one the kernel agreed with, the tasks\n"
+		   "most affected, and an estimate of the wakeup latency B would have saved.\n\n");
+	sr_cli_opts_help(f, DIFF_OPTS);
+}
+
+static int write_json(const struct sr_cli *cli, struct sr_run *r, const struct sr_cli_out *out)
+{
+	json_t *rep = sr_run_report(r);
+	int ret;
+
+	if (!rep)
+		return sr_cli_error(cli, SR_EXIT_FAIL, "cannot build the diff (out of memory)");
+	json_object_del(rep, "cpus");
+	ret = sr_cli_write_json(cli, rep, out);
+	json_decref(rep);
+	return ret;
+}
+
+int sr_cmd_diff(const struct sr_cli *cli, int argc, char **argv)
+{
+	struct sr_run_opts o;
+	struct sr_cli_out out;
+	struct sr_run *r;
+	int ret;
+
+	ret = sr_cli_parse_run(cli, argc, argv, DIFF_OPTS, diff_usage, &o, &out);
+	if (ret)
+		return ret < 0 ? SR_EXIT_OK : ret;
+	if (o.nr_policies != 2)
+		return sr_cli_error(cli, SR_EXIT_BAD_INPUT,
+				    "diff needs exactly two --policy (got %d)", o.nr_policies);
+	o.an.mode = SR_MODE_DIFF;
+	ret = sr_cli_run(cli, &o, &r);
+	if (ret)
+		return ret;
+	if (!sr_run_analysis(r, &sr_diff_analysis))
+		ret = sr_cli_error(cli, SR_EXIT_FAIL, "internal: the diff did not run");
+	else if (out.json)
+		ret = write_json(cli, r, &out);
+	else
+		ret = sr_cli_write_text(cli, r, sr_diff_print,
+					sr_run_analysis(r, &sr_diff_analysis), &out);
+	sr_run_close(r);
+	free(r);
+	return ret;
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/* schedreplay explain: why one wakeup landed where it did, check by check. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "cli.h"
+
+#define EXPLAIN_OPTS (SR_O_RUN | SR_O_OUTPUT | SR_O_TEXT | SR_O_EXPLAIN)
+
+static void explain_usage(FILE *f)
+{
+	fprintf(f, "usage: schedreplay explain TRACE (--pid P --at T | --wakeup N) [options]\n\n"
+		   "The wakeup of P nearest to T (or the N-th placed wakeup): the CPUs that\n"
+		   "mattered, each policy's checks in kernel order with the numbers compared,\n"
+		   "the kernel's actual choice, and what happened next.\n\n");
+	sr_cli_opts_help(f, EXPLAIN_OPTS);
+}
+
+/* --wakeup N: a first run finds that wakeup's pid and time for the second. */
+static int first_pass(const struct sr_cli *cli, struct sr_run_opts *o)
+{
+	struct sr_run *r;
+	int ret = sr_cli_run(cli, o, &r);
+
+	if (ret)
+		return ret;
+	if (sr_explain_target(sr_run_analysis(r, &sr_explain_analysis), &o->an.explain_pid,
+			      &o->an.explain_at_ns))
+		ret = sr_cli_error(cli, SR_EXIT_BAD_INPUT, "there is no placed wakeup #%" PRIu64
+				   " in this trace", o->an.explain_index);
+	o->an.explain_index = 0;
+	sr_run_close(r);
+	free(r);
+	return ret;
+}
+
+static int write_json(const struct sr_cli *cli, const struct sr_run *r,
+		      const struct sr_cli_out *out)
+{
+	json_t *rep = sr_run_report((struct sr_run *)r), *j;
+	int ret;
+
+	if (!rep)
+		return sr_cli_error(cli, SR_EXIT_FAIL, "out of memory");
+	j = json_pack("{s:O, s:O, s:O, s:O}", "schema", json_object_get(rep, "schema"),
+		      "trace", json_object_get(rep, "trace"), "explain",
+		      json_object_get(rep, "explain"), "warnings", json_object_get(rep, "warnings"));
+	ret = j ? sr_cli_write_json(cli, j, out) : sr_cli_error(cli, SR_EXIT_FAIL, "out of memory");
+	json_decref(j);
+	json_decref(rep);
+	return ret;
+}
+
+int sr_cmd_explain(const struct sr_cli *cli, int argc, char **argv)
+{
+	const struct sr_analysis *ex;
+	struct sr_run_opts o;
+	struct sr_cli_out out;
+	struct sr_run *r;
+	int ret;
+
+	ret = sr_cli_parse_run(cli, argc, argv, EXPLAIN_OPTS, explain_usage, &o, &out);
+	if (ret)
+		return ret < 0 ? SR_EXIT_OK : ret;
+	if (!o.an.explain_index && (!o.an.explain_pid || o.an.explain_at_ns < 0))
+		return sr_cli_error(cli, SR_EXIT_BAD_INPUT,
+				    "explain needs --pid P --at T, or --wakeup N");
+	o.an.mode = SR_MODE_EXPLAIN;
+	if (o.an.explain_index && (ret = first_pass(cli, &o)))
+		return ret;
+	ret = sr_cli_run(cli, &o, &r);
+	if (ret)
+		return ret;
+	ex = sr_run_analysis(r, &sr_explain_analysis);
+	if (!sr_explain_found(ex))
+		ret = sr_cli_error(cli, SR_EXIT_BAD_INPUT, "no wakeup of pid %d in this trace",
+				   o.an.explain_pid);
+	else if (out.json)
+		ret = write_json(cli, r, &out);
+	else
+		ret = sr_cli_write_text(cli, r, sr_explain_print, ex, &out);
+	sr_run_close(r);
+	free(r);
+	return ret;
+}

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * schedreplay: why did this task wake up on that CPU, and what would
+ * another policy have done?  Command dispatch from one table.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <jansson.h>
+#include <trace-cmd/trace-cmd.h>
+#include "cli.h"
+
+static const struct sr_cmd commands[] = {
+	{ "analyze", sr_cmd_analyze, SR_CMD_NEEDS_TRACE, "TRACE [options]",
+	  "rebuild runqueue state, account every wakeup, replay policies; JSON report" },
+	{ "explain", sr_cmd_explain, SR_CMD_NEEDS_TRACE, "TRACE --pid P --at T | --wakeup N",
+	  "explain one wakeup check by check, for each policy" },
+	{ "diff", sr_cmd_diff, SR_CMD_NEEDS_TRACE, "TRACE --policy A --policy B",
+	  "compare two policies on one trace, with a counterfactual cost" },
+	{ "policies", sr_cmd_policies, 0, "[--json]", "list placement model presets and their knobs" },
+	{ "topology", sr_cmd_topology, 0, "[--root DIR | --topology ARG] [--json] [-o FILE]",
+	  "print the machine topology understood (CPUs, LLCs, nodes, sched domains)" },
+	{ "record", sr_cmd_record, SR_CMD_NEEDS_TRACEFS,
+	  "-o FILE [options] -- COMMAND...", "record a trace and a machine snapshot" },
+};
+
+int sr_cli_error(const struct sr_cli *cli, int code, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (cli && cli->json) {
+		json_t *e = json_pack("{s:{s:s, s:i}}", "error", "message", msg, "exit_code", code);
+
+		if (e) {
+			json_dumpf(e, stdout, JSON_INDENT(2));
+			fputc('\n', stdout);
+			json_decref(e);
+		}
+	} else {
+		fprintf(stderr, "schedreplay: %s\n", msg);
+	}
+	return code;
+}
+
+int sr_cli_exit_for(int err)
+{
+	switch (err) {
+	case -ENOMEM:
+	case -EIO:
+		return SR_EXIT_FAIL;
+	default:
+		return SR_EXIT_BAD_INPUT;
+	}
+}
+
+static const char *flag_note(unsigned int flags)
+{
+	if (flags & SR_CMD_NEEDS_TRACEFS)
+		return " (needs root and tracefs)";
+	return "";
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: schedreplay [--json] [--version] [--help] <command> [options]\n\n"
+		   "commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-9s %s%s\n", commands[i].name, commands[i].help,
+			flag_note(commands[i].flags));
+	fprintf(f, "\n'schedreplay <command> --help' describes a command's options.\n"
+		   "Exit codes: 0 success, 1 internal failure, 2 bad input (trace, flags).\n");
+}
+
+static const struct sr_cmd *find_cmd(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct sr_cli cli = { .prog = argv[0] };
+	const struct sr_cmd *cmd;
+	int i;
+
+	/* libtracecmd would print its own warnings for corrupt files; we report them. */
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			cli.json = true;
+		} else if (!strcmp(argv[i], "--version")) {
+			printf("schedreplay %s\n", SR_VERSION);
+			return SR_EXIT_OK;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return SR_EXIT_OK;
+		} else {
+			return sr_cli_error(&cli, SR_EXIT_BAD_INPUT, "unknown option '%s' (see --help)",
+					    argv[i]);
+		}
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return SR_EXIT_BAD_INPUT;
+	}
+	if (!strcmp(argv[i], "help")) {
+		usage(stdout);
+		return SR_EXIT_OK;
+	}
+	cmd = find_cmd(argv[i]);
+	if (!cmd)
+		return sr_cli_error(&cli, SR_EXIT_BAD_INPUT, "unknown command '%s' (see --help)",
+				    argv[i]);
+	return cmd->fn(&cli, argc - i, argv + i);
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private to src/ingest: functions exported by libtracecmd.so.1 (1.3) but
+ * declared only in the library's private header trace-cmd-private.h.  The
+ * reader uses the getters, the writer the output and recorder API; nothing
+ * outside this folder calls libtracecmd directly.
+ */
+#ifndef SR_TRACECMD_PRIV_H
+#define SR_TRACECMD_PRIV_H
+
+#include <stdbool.h>
+#include <trace-cmd/trace-cmd.h>
+#include <tracefs.h>
+
+/* reading */
+const char *tracecmd_get_uname(struct tracecmd_input *handle);
+int tracecmd_set_cpu_to_timestamp(struct tracecmd_input *handle, int cpu, unsigned long long ts);
+const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
+unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
+const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
+
+/* writing */
+struct tracecmd_output;
+struct tracecmd_recorder;
+struct tracecmd_event_list;
+struct tracecmd_option;
+struct tracecmd_output *tracecmd_output_create(const char *output_file);
+int tracecmd_output_set_compression(struct tracecmd_output *handle, const char *compression);
+int tracecmd_output_write_headers(struct tracecmd_output *handle,
+				  struct tracecmd_event_list *list);
+void tracecmd_set_quiet(struct tracecmd_output *handle, bool set_quiet);
+void tracecmd_set_out_clock(struct tracecmd_output *handle, const char *clock);
+struct tracecmd_option *tracecmd_add_option(struct tracecmd_output *handle,
+					    unsigned short id, int size, const void *data);
+int tracecmd_write_cmdlines(struct tracecmd_output *handle);
+int tracecmd_append_cpu_data(struct tracecmd_output *handle, int cpus,
+			     char * const *cpu_data_files);
+void tracecmd_output_close(struct tracecmd_output *handle);
+struct tracecmd_recorder *tracecmd_create_buffer_recorder(const char *file, int cpu,
+							  unsigned int flags,
+							  struct tracefs_instance *instance);
+long tracecmd_flush_recording(struct tracecmd_recorder *recorder, bool finish);
+void tracecmd_free_recorder(struct tracecmd_recorder *recorder);
+
+/* trace.dat option ids: part of the file format (trace-cmd.dat(5)). */
+enum { SR_TDAT_CPUSTAT = 2, SR_TDAT_TRACECLOCK = 4, SR_TDAT_UNAME = 5, SR_TDAT_VERSION = 9 };
+
+#endif /* SR_TRACECMD_PRIV_H */

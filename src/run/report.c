@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The JSON report (docs/report-schema.md documents every field). */
+#include <libgen.h>
+#include <stdio.h>
+#include "run.h"
+
+#define SR_SCHEMA "schedreplay-report/1"
+
+static int set_u64(json_t *o, const char *k, uint64_t v)
+{
+	return json_object_set_new(o, k, json_integer((json_int_t)v));
+}
+
+static json_t *events_json(const struct sr_trace_info *info)
+{
+	json_t *o = json_object();
+
+	for (int i = 0; o && i < SR_EV_NR; i++)
+		set_u64(o, sr_ev_name(i), info->events[i]);
+	return o;
+}
+
+static json_t *lost_json(const struct sr_trace_info *info)
+{
+	json_t *o = json_object(), *per = json_array();
+	uint64_t total = 0, total_kernel = 0;
+	bool unknown = false;
+
+	if (!o || !per) {
+		json_decref(o);
+		json_decref(per);
+		return NULL;
+	}
+	for (int c = 0; c < info->nr_cpus; c++) {
+		const struct sr_cpu_ingest *ci = &info->cpu[c];
+		json_t *cpu, *wins;
+
+		if (ci->stat_overrun > 0 || ci->stat_dropped > 0)
+			total_kernel += (uint64_t)(ci->stat_overrun > 0 ? ci->stat_overrun : 0) +
+					(uint64_t)(ci->stat_dropped > 0 ? ci->stat_dropped : 0);
+		if (!ci->lost_windows)
+			continue;
+		total += (uint64_t)ci->lost;
+		unknown |= ci->lost_unknown;
+		cpu = json_pack("{s:i, s:I, s:b, s:i}", "cpu", c, "count", (json_int_t)ci->lost,
+				"count_unknown", ci->lost_unknown, "gaps", ci->lost_windows);
+		wins = json_array();
+		for (int w = 0; w < ci->lost_windows && w < SR_MAX_LOST_WINDOWS; w++)
+			json_array_append_new(wins, json_pack("{s:I, s:I, s:I}",
+				"after_ns", (json_int_t)ci->win[w].after,
+				"before_ns", (json_int_t)ci->win[w].before,
+				"count", (json_int_t)ci->win[w].count));
+		json_object_set_new(cpu, "windows", wins);
+		json_array_append_new(per, cpu);
+	}
+	set_u64(o, "total", total);
+	set_u64(o, "kernel_buffer_overrun_or_dropped", total_kernel);
+	json_object_set_new(o, "count_unknown", json_boolean(unknown));
+	json_object_set_new(o, "per_cpu", per);
+	return o;
+}
+
+/* Before every CPU has data, events from the quiet CPUs may be missing. */
+static json_t *start_json(const struct sr_trace_info *info)
+{
+	uint64_t first = 0, all_from = 0;
+	int empty = 0;
+
+	for (int c = 0; c < info->nr_cpus; c++) {
+		const struct sr_cpu_ingest *ci = &info->cpu[c];
+
+		if (!ci->records) {
+			empty++;
+			continue;
+		}
+		if (!first || ci->first_ts < first)
+			first = ci->first_ts;
+		if (ci->first_ts > all_from)
+			all_from = ci->first_ts;
+	}
+	return json_pack("{s:I, s:I, s:I, s:i}", "first_ns", (json_int_t)first,
+			 "all_cpus_from_ns", (json_int_t)all_from,
+			 "partial_window_ns", (json_int_t)(all_from - first),
+			 "cpus_without_data", empty);
+}
+
+static json_t *trace_json(const struct sr_run *r)
+{
+	const struct sr_trace_info *info = r->info;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s", r->opts.path);
+	return json_pack("{s:s, s:i, s:i, s:i, s:s?, s:{s:s?, s:s?}, s:{s:I, s:I, s:I},"
+			 " s:o, s:o, s:o}",
+			 "file", basename(path),
+			 "file_version", info->file_version,
+			 "long_size", info->long_size,
+			 "cpus", info->nr_cpus,
+			 "clock", info->clock[0] ? info->clock : NULL,
+			 "kernel", "release", info->release[0] ? info->release : NULL,
+			 "uname", info->uname[0] ? info->uname : NULL,
+			 "span", "first_ns", (json_int_t)info->first_ts,
+			 "last_ns", (json_int_t)info->last_ts,
+			 "duration_ns", (json_int_t)(info->last_ts - info->first_ts),
+			 "events", events_json(info),
+			 "lost_events", lost_json(info),
+			 "recording_start", start_json(info));
+}
+
+static json_t *wakeups_json(const struct sr_wakeup_counts *wc)
+{
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I}}",
+			 "placed", (json_int_t)wc->cls[SR_W_PLACED],
+			 "runnable", (json_int_t)wc->cls[SR_W_RUNNABLE],
+			 "unknown", (json_int_t)wc->cls[SR_W_UNKNOWN],
+			 "unpaired", (json_int_t)wc->unpaired,
+			 "wakeup_new", (json_int_t)wc->wakeup_new,
+			 "standalone", (json_int_t)wc->standalone,
+			 "uncertain", (json_int_t)wc->uncertain,
+			 "actual", "prev", (json_int_t)wc->actual[SR_O_PREV],
+			 "waker", (json_int_t)wc->actual[SR_O_WAKER],
+			 "other", (json_int_t)wc->actual[SR_O_OTHER]);
+}
+
+static json_t *cpus_json(const struct sr_run *r)
+{
+	json_t *a = json_array();
+
+	for (int c = 0; a && c < r->info->nr_cpus; c++) {
+		const struct sr_cpu_state *cs = &r->state.cpu[c];
+		uint64_t known = cs->idle_ns + cs->busy_ns;
+		json_t *mean = known ? json_real((double)((int64_t)(cs->nr_running_ns / (double)known
+								    * 1000.0 + 0.5)) / 1000.0)
+				     : json_null();
+
+		json_array_append_new(a, json_pack("{s:i, s:I, s:I, s:I, s:o, s:I, s:I}",
+			"cpu", c, "idle_ns", (json_int_t)cs->idle_ns,
+			"busy_ns", (json_int_t)cs->busy_ns,
+			"unknown_ns", (json_int_t)cs->unknown_ns,
+			"mean_nr_running", mean,
+			"resyncs", (json_int_t)cs->resyncs,
+			"switch_mismatches", (json_int_t)cs->mismatches));
+	}
+	return a;
+}
+
+static json_t *topology_json(const struct sr_run *r)
+{
+	const struct sr_machine *m = &r->machine;
+	json_t *o = json_pack("{s:s, s:s?, s:i, s:i}", "source",
+			      sr_topo_source_name(r->topo.source), "given", r->opts.topology,
+			      "cpus", r->topo.nr_cpus, "nodes", r->topo.nr_nodes);
+
+	if (o && r->opts.topology)
+		json_object_set_new(o, "machine", json_pack("{s:s?, s:o, s:o, s:o, s:i}",
+			"release", m->release[0] ? m->release : NULL,
+			"sched_features_known", json_boolean(m->nr_features > 0),
+			"migration_cost_ns", m->migration_cost_ns >= 0 ?
+				json_integer(m->migration_cost_ns) : json_null(),
+			"autogroup", m->autogroup >= 0 ? json_boolean(m->autogroup) : json_null(),
+			"missing", m->nr_missing));
+	return o;
+}
+
+json_t *sr_run_report(struct sr_run *r)
+{
+	json_t *rep, *warn;
+
+	rep = json_pack("{s:s, s:s, s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:o}",
+			"schema", SR_SCHEMA, "version", SR_VERSION,
+			"trace", trace_json(r), "topology", topology_json(r),
+			"wakeups", wakeups_json(&r->state.wc),
+			"cache_hot", "placed_hot", (json_int_t)r->state.wc.placed_hot,
+			"affine_hot", (json_int_t)r->state.wc.affine_hot,
+			"migration_cost_ns", (json_int_t)r->opts.an.migration_cost_ns,
+			"cpus", cpus_json(r));
+	if (!rep)
+		return NULL;
+	for (int i = 0; i < r->nr_an; i++) {
+		if (r->an[i].data && r->an[i].ops->report && r->an[i].ops->report(&r->an[i], rep)) {
+			json_decref(rep);
+			return NULL;
+		}
+	}
+	warn = json_array();
+	for (int i = 0; warn && i < r->nr_warnings; i++)
+		json_array_append_new(warn, json_string(r->warnings[i]));
+	json_object_set_new(rep, "warnings", warn);
+	return rep;
+}

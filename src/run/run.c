@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/* One streaming pass: ingest -> state -> replay -> analyses. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "policy.h"
+#include "run.h"
+
+/* Used when the trace names no kernel we have a preset for. */
+#define SR_DEFAULT_PRESET "linux-6.12"
+
+void sr_run_warn(struct sr_run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->nr_warnings >= SR_MAX_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->warnings[r->nr_warnings++], sizeof(r->warnings[0]), fmt, ap);
+	va_end(ap);
+}
+
+static int setup_topology(struct sr_run *r, struct sr_err *err)
+{
+	enum sr_topo_era era = sr_topo_era_of(r->info->release);
+	int ret;
+
+	sr_machine_init(&r->machine);
+	if (!r->opts.topology) {
+		ret = sr_topo_flat(&r->topo, r->info->nr_cpus, era);
+		if (!ret)
+			sr_run_warn(r, "topology not given: assumed flat (%d CPUs, one LLC, no SMT, "
+				    "one node); SMT/LLC/NUMA conclusions are weakened",
+				    r->info->nr_cpus);
+		return ret ? sr_err_set(err, ret, "cannot build a flat topology") : 0;
+	}
+	ret = sr_topo_load(&r->topo, &r->machine, r->opts.topology, era, err);
+	if (ret)
+		return ret;
+	if (r->topo.nr_cpus != r->info->nr_cpus)
+		return sr_err_set(err, -EINVAL, "--topology describes %d CPUs but the trace has %d",
+				  r->topo.nr_cpus, r->info->nr_cpus);
+	if (r->machine.release[0] && r->info->release[0] &&
+	    strcmp(r->machine.release, r->info->release))
+		sr_run_warn(r, "the machine snapshot is of kernel %s but the trace of %s",
+			    r->machine.release, r->info->release);
+	return 0;
+}
+
+/*
+ * A machine snapshot knows the sched_features and migration cost the kernel
+ * really ran with: they override the preset's defaults for the policy
+ * picked to model that kernel.
+ */
+static int apply_machine(struct sr_run *r, struct sr_policy *pol)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < sr_knob_count(); i++) {
+		const struct sr_knob_desc *k = sr_knob_at(i);
+		int on = sr_machine_feature(&r->machine, k->name);
+
+		if (k->kind != SR_KNOB_FEATURE || on < 0 || !sr_knob_applies(k, pol->knobs.kver))
+			continue;
+		if (!!(pol->knobs.features & k->feature) != on)
+			n++;
+		sr_knob_set(&pol->knobs, k, on);
+	}
+	if (r->machine.migration_cost_ns >= 0) {
+		n += pol->knobs.migration_cost_ns != r->machine.migration_cost_ns;
+		pol->knobs.migration_cost_ns = r->machine.migration_cost_ns;
+	}
+	return n;
+}
+
+/* --policy as given, else the preset matching the recorded kernel, else the default. */
+static int setup_policies(struct sr_run *r, struct sr_err *err)
+{
+	const char *rel = r->info->release;
+	const char *name;
+
+	if (r->opts.nr_policies == 1 && !strcmp(r->opts.policies[0], "none")) {
+		/* accounting only: no model runs at placements */
+		snprintf(r->policy_note, sizeof(r->policy_note), "--policy none: nothing replayed");
+		return 0;
+	}
+	if (r->opts.nr_policies) {
+		snprintf(r->policy_note, sizeof(r->policy_note), "given with --policy");
+		for (int i = 0; i < r->opts.nr_policies; i++) {
+			if (sr_policy_from_spec(&r->policy[i], r->opts.policies[i]))
+				return sr_err_set(err, -EINVAL, "bad --policy '%s': unknown preset or "
+						  "knob, or a value out of range (see 'schedreplay "
+						  "policies')", r->opts.policies[i]);
+		}
+		r->nr_policies = r->opts.nr_policies;
+		return 0;
+	}
+	name = rel[0] ? sr_preset_for_release(rel) : NULL;
+	if (name) {
+		snprintf(r->policy_note, sizeof(r->policy_note),
+			 "preset %s matches the recorded kernel %s", name, rel);
+	} else {
+		name = SR_DEFAULT_PRESET;
+		snprintf(r->policy_note, sizeof(r->policy_note),
+			 "default preset %s: %s", name, rel[0] ?
+			 "no preset models the recorded kernel" : "the trace names no kernel");
+		sr_run_warn(r, "%s", r->policy_note);
+	}
+	if (sr_policy_from_spec(&r->policy[0], name))
+		return sr_err_set(err, -EINVAL, "internal: preset %s does not parse", name);
+	r->nr_policies = 1;
+	if (r->machine.nr_features > 0 || r->machine.migration_cost_ns >= 0) {
+		int changed = apply_machine(r, &r->policy[0]);
+		size_t len = strlen(r->policy_note);
+
+		snprintf(r->policy_note + len, sizeof(r->policy_note) - len,
+			 "; sched_features and migration cost from the machine snapshot "
+			 "(%d differ from the preset)", changed);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ hooks */
+
+static int hook_placement(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec)
+{
+	struct sr_run *r = data;
+	struct sr_decision *d = r->scratch;
+	int ret = 0;
+
+	for (int i = 0; i < r->nr_policies; i++) {
+		dec[i] = (struct sr_brief){ .cpu = -1, .alt_cpu = -1 };
+		/* A model refusing its input is not fatal: that answer is missing. */
+		if (sr_policy_decide_quiet(&r->policy[i], ctx, d) || d->cpu < 0 ||
+		    d->cpu >= r->info->nr_cpus)
+			continue;
+		dec[i] = (struct sr_brief){
+			.cpu = (int16_t)d->cpu, .alt_cpu = (int16_t)d->alt_cpu,
+			.decided_by = (uint8_t)d->decided_by, .determined = d->determined,
+			.cpu_idle = !ctx->rq[d->cpu].curr_pid && !ctx->rq[d->cpu].nr_running,
+			.sync_assumed = d->sync_assumed,
+			.depends = (uint16_t)d->depends,
+		};
+	}
+	for (int i = 0; !ret && i < r->nr_an; i++)
+		if (r->an[i].data && r->an[i].ops->placement)
+			ret = r->an[i].ops->placement(&r->an[i], ctx, dec);
+	return ret;
+}
+
+static int hook_wakeup(void *data, const struct sr_wakeup *w)
+{
+	struct sr_run *r = data;
+	int ret = 0;
+
+	for (int i = 0; !ret && i < r->nr_an; i++)
+		if (r->an[i].data && r->an[i].ops->wakeup)
+			ret = r->an[i].ops->wakeup(&r->an[i], w);
+	return ret;
+}
+
+static int hook_run(void *data, const struct sr_task *t, int cpu, uint64_t ts)
+{
+	struct sr_run *r = data;
+	int ret = 0;
+
+	for (int i = 0; !ret && i < r->nr_an; i++)
+		if (r->an[i].data && r->an[i].ops->run)
+			ret = r->an[i].ops->run(&r->an[i], t, cpu, ts);
+	return ret;
+}
+
+static int on_event(const struct sr_event *ev, void *data)
+{
+	struct sr_run *r = data;
+	int ret = sr_state_event(&r->state, ev);
+
+	for (int i = 0; !ret && i < r->nr_an; i++)
+		if (r->an[i].data && r->an[i].ops->event)
+			ret = r->an[i].ops->event(&r->an[i], ev);
+	return ret;
+}
+
+/* ------------------------------------------------------------ run */
+
+static int setup_analyses(struct sr_run *r, struct sr_err *err)
+{
+	const struct sr_analysis_ops *const *ops = sr_analyses(&r->nr_an);
+
+	r->view = (struct sr_view){
+		.opts = &r->opts.an, .info = r->info, .topo = &r->topo, .state = &r->state,
+		.policy = r->policy, .nr_policies = r->nr_policies, .policy_note = r->policy_note,
+	};
+	r->an = calloc(r->nr_an ? r->nr_an : 1, sizeof(*r->an));
+	if (!r->an)
+		return sr_err_set(err, -ENOMEM, "out of memory");
+	for (int i = 0; i < r->nr_an; i++) {
+		struct sr_analysis *a = &r->an[i];
+		int ret;
+
+		*a = (struct sr_analysis){ .ops = ops[i], .view = &r->view };
+		ret = a->ops->init ? a->ops->init(a) : 0;
+		if (ret)
+			return sr_err_set(err, ret, "analysis %s: cannot start (%s)", a->ops->name,
+					  strerror(-ret));
+	}
+	return 0;
+}
+
+const struct sr_analysis *sr_run_analysis(const struct sr_run *r,
+					  const struct sr_analysis_ops *ops)
+{
+	for (int i = 0; i < r->nr_an; i++)
+		if (r->an[i].ops == ops && r->an[i].data)
+			return &r->an[i];
+	return NULL;
+}
+
+int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_trace_info *info,
+		struct sr_err *err)
+{
+	struct sr_state_cfg cfg;
+	int ret;
+
+	r->opts = *o;
+	r->info = info;
+	ret = setup_topology(r, err);
+	if (ret)
+		return ret;
+	ret = setup_policies(r, err);
+	if (ret)
+		return ret;
+	r->scratch = malloc(sizeof(*r->scratch));
+	if (!r->scratch)
+		return sr_err_set(err, -ENOMEM, "out of memory");
+	if (!info->has_format[SR_EV_SWITCH])
+		sr_run_warn(r, "no sched_switch format: task and runqueue state cannot be rebuilt; "
+			    "wakeups are classified unknown");
+	if (!info->has_format[SR_EV_WAKEUP] && info->has_format[SR_EV_WAKING])
+		sr_run_warn(r, "no sched_wakeup format: placements cannot be seen; every "
+			    "sched_waking stays unpaired");
+	if (o->root_cgroup)
+		sr_run_warn(r, "--assume-root-cgroup: every task taken to be in the root task group "
+			    "(no cgroup cpu controller, autogroup off); decisions no longer depend on "
+			    "cgroup shares");
+	for (int c = 0; c < info->nr_cpus; c++)
+		r->nr_silent += info->cpu[c].first_pid < 0;
+	if (r->nr_silent)
+		sr_run_warn(r, "%d CPU(s) have no event at all: assumed idle throughout (a task "
+			    "running there without any sched event would be missed)", r->nr_silent);
+	cfg = (struct sr_state_cfg){
+		.nr_cpus = info->nr_cpus, .topo = &r->topo,
+		.initial = info->cpu, .start = info->first_ts,
+		.migration_cost_ns = o->an.migration_cost_ns, .hz = o->hz,
+		.has_waking = info->has_format[SR_EV_WAKING],
+		.root_cgroup = o->root_cgroup,
+		.nr_policies = r->nr_policies,
+		.hooks = { .data = r, .placement = hook_placement, .wakeup = hook_wakeup,
+			   .run = hook_run },
+	};
+	ret = sr_state_init(&r->state, &cfg);
+	if (ret)
+		return sr_err_set(err, ret, "cannot set up state (%s)", strerror(-ret));
+	return setup_analyses(r, err);
+}
+
+int sr_run_open(struct sr_run *r, const struct sr_run_opts *o, struct sr_err *err)
+{
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = sr_trace_open(&r->trace, o->path, err);
+	if (ret)
+		return ret;
+	return sr_run_init(r, o, sr_trace_info(r->trace), err);
+}
+
+int sr_run_feed(struct sr_run *r, const struct sr_event *ev)
+{
+	return on_event(ev, r);
+}
+
+/* What the file's kernel buffer statistics say that the records alone do not. */
+static void check_cpustats(struct sr_run *r)
+{
+	for (int c = 0; c < r->info->nr_cpus; c++) {
+		const struct sr_cpu_ingest *ci = &r->info->cpu[c];
+
+		if (ci->stat_read >= 0 && (long long)ci->records < ci->stat_read)
+			sr_run_warn(r, "CPU %d: the kernel handed %lld events to the recorder but "
+				    "only %llu could be read from the file (data corrupt or missing); "
+				    "numbers involving this CPU are incomplete", c, ci->stat_read,
+				    (unsigned long long)ci->records);
+		if (ci->stat_overrun > 0 || ci->stat_dropped > 0)
+			sr_run_warn(r, "CPU %d: the ring buffer overran (%lld) or dropped (%lld) "
+				    "events before they were read", c,
+				    ci->stat_overrun > 0 ? ci->stat_overrun : 0,
+				    ci->stat_dropped > 0 ? ci->stat_dropped : 0);
+	}
+}
+
+void sr_run_end(struct sr_run *r, uint64_t end)
+{
+	sr_state_finish(&r->state, end);
+	check_cpustats(r);
+	if (r->info->has_format[SR_EV_WAKING] && !r->info->events[SR_EV_WAKING] &&
+	    r->info->events[SR_EV_WAKEUP])
+		sr_run_warn(r, "sched_waking format present but no sched_waking event: every "
+			    "sched_wakeup was counted unpaired");
+	if (!r->state.wc.cls[SR_W_PLACED] && !r->state.wc.cls[SR_W_RUNNABLE])
+		sr_run_warn(r, "no wakeup could be classified in this trace");
+}
+
+int sr_run_exec(struct sr_run *r, struct sr_err *err)
+{
+	int ret = sr_trace_iterate(r->trace, on_event, r, err);
+
+	if (ret == -ENOMEM)
+		return sr_err_set(err, ret, "out of memory while reading the trace");
+	if (ret)
+		return ret;
+	sr_run_end(r, r->info->last_ts);
+	return 0;
+}
+
+void sr_run_close(struct sr_run *r)
+{
+	for (int i = 0; r->an && i < r->nr_an; i++)
+		if (r->an[i].data && r->an[i].ops->fini)
+			r->an[i].ops->fini(&r->an[i]);
+	free(r->an);
+	sr_state_fini(&r->state);
+	free(r->scratch);
+	sr_topo_free(&r->topo);
+	sr_trace_close(r->trace);
+	memset(r, 0, sizeof(*r));
+}

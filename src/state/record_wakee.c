@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernel/sched/fair.c: record_wakee(), 3.12 - 6.18.2 (unchanged; called from
+ * task_waking_fair() up to 4.4, from select_task_rq_fair() since 4.9), and
+ * the same counter evolved by Mel Gorman's "sched/fair: Couple wakee flips
+ * with heavy wakers" (seed 002, never merged).  Runqueue state keeps these
+ * counters; wake_wide() in replay/ reads them.
+ *
+ * Counters are unsigned int as in task_struct, so products wrap at 2^32 as they
+ * do in the kernel.
+ */
+#include <errno.h>
+#include "state.h"
+
+/* time_after(a, b): a is later than b, wrap-safe as the kernel's signed difference. */
+static bool time_after_jiffies(uint64_t a, uint64_t b)
+{
+	return (int64_t)(b - a) < 0;
+}
+
+static int record_args_ok(const struct sr_task_view *waker, const struct sr_task_view *wakee,
+			  unsigned int hz)
+{
+	if (!waker || !wakee || waker == wakee || !hz)
+		return -EINVAL;
+	return 0;
+}
+
+int sr_record_wakee(struct sr_task_view *waker, struct sr_task_view *wakee, uint64_t jiffies,
+		 unsigned int hz, int llc_size)
+{
+	int ret = record_args_ok(waker, wakee, hz);
+
+	if (ret)
+		return ret;
+	/* One halving however long the gap: rare wakers never built up flips. */
+	if (time_after_jiffies(jiffies, waker->wakee_flip_decay_ts + hz)) {
+		waker->wakee_flips >>= 1;
+		waker->wakee_flip_decay_ts = jiffies;
+	}
+	if (waker->last_wakee != wakee->pid) {
+		waker->last_wakee = wakee->pid;
+		waker->wakee_flips++;
+	}
+	return 0;
+}
+
+int sr_record_wakee_heavy(struct sr_task_view *waker, struct sr_task_view *wakee,
+		       uint64_t jiffies, unsigned int hz, int llc_size)
+{
+	int ret = record_args_ok(waker, wakee, hz);
+	unsigned int min;
+
+	if (ret)
+		return ret;
+	if (llc_size < 1)
+		return -EINVAL;
+	/* Same decay test as record_wakee(), which moves the shared stamp afterwards. */
+	if (time_after_jiffies(jiffies, waker->wakee_flip_decay_ts + hz))
+		waker->wakee_flips_heavy >>= 1;
+	if (waker->last_wakee == wakee->pid)
+		return 0;
+	/* The patch's "int min = sd_llc_size << 1", compared against unsigned flips. */
+	min = (unsigned int)(llc_size << 1);
+	/* A heavy waker lends its wakee a flip, so a decayed wakee still looks busy. */
+	if (waker->wakee_flips_heavy > wakee->wakee_flips_heavy * min)
+		wakee->wakee_flips_heavy++;
+	waker->wakee_flips_heavy++;
+	return 0;
+}
+
