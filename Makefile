@@ -46,8 +46,8 @@ Q :=
 quiet =
 endif
 
-.PHONY: all check check-all unit golden robustness oracle diffs zlib valgrind bench fidelity \
-	install clean
+.PHONY: all check check-all layers unit golden robustness oracle diffs zlib record valgrind \
+	bench fidelity install clean
 
 all: $(BIN)
 
@@ -66,13 +66,17 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -Itests/unit -Ireplay -Isrc/cli $(ALL_LDFLAGS) -o $@ $< $(LIB) \
 		$(TEST_LIBS) $(PKG_LIBS) -lm
 
-# The whole suite: unit tests (cmocka), golden reports, robustness inputs,
-# and the independent trace-cmd-report oracle.
-check: unit golden robustness oracle diffs zlib
+# The whole suite: the layering rule, unit tests (cmocka), golden reports,
+# robustness inputs, the independent trace-cmd-report oracle, policy diffs,
+# zlib traces, and a real recording (skipped without root and tracefs).
+check: layers unit golden robustness oracle diffs zlib record
 
 # What CI runs: the suite, again under ASan+UBSan, and valgrind.
 check-all: check valgrind
 	$(MAKE) SANITIZE=1 check
+
+layers:
+	$(Q)tests/run-layers.sh
 
 unit: $(TEST_BINS)
 	$(Q)tests/run-unit.sh $(TEST_BINS)
@@ -91,6 +95,9 @@ diffs: $(BIN)
 
 zlib: $(BIN)
 	$(Q)tests/run-zlib.sh $(BIN)
+
+record: $(BIN)
+	$(Q)tests/run-record.sh $(BIN)
 
 # Turns a zstd trace.dat into a zlib one (how fixtures/qemu-zlib/ was made).
 $(BUILD)/mkzlib: tests/tools/mkzlib.c $(LIB)

@@ -86,6 +86,10 @@ enum sr_topo_era sr_topo_era_of(const char *release);
 /* "debugfs", "sysfs", ... for a source. */
 const char *sr_topo_source_name(enum sr_topo_source s);
 const char *sr_sd_origin_name(enum sr_sd_origin o);
+/* The origin named @name ("derived", "debugfs", "sysctl"), or -1. */
+int sr_sd_origin_by_name(const char *name);
+/* The key of an item in the topology JSON's "sources" ("version", "cpus", ...). */
+const char *sr_machine_item_name(enum sr_machine_item i);
 
 /* The topology JSON object (docs/topology.md); NULL on ENOMEM. */
 json_t *sr_topo_to_json(const struct sr_topo *t, const struct sr_machine *m);

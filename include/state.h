@@ -286,13 +286,18 @@ struct sr_wakeup_counts {
 	uint64_t standalone;		/* sched_wakeup without sched_waking in the trace */
 };
 
+/* The state's task table holds pointers: a task never moves while it lives. */
+struct sr_task_slot {
+	int pid;
+	struct sr_task *t;
+};
+
 struct sr_state {
 	struct sr_state_cfg cfg;
 	struct sr_rq *rq;		/* nr_cpus model views */
 	struct sr_cpu_state *cpu;	/* nr_cpus */
 	struct sr_llc_view *llc;	/* nr_cpus, filled per placement */
-	struct sr_task **tasks;		/* open-addressed by pid */
-	size_t nr_slots, nr_tasks;
+	struct sr_pidtab tasks;		/* struct sr_task_slot by pid */
 	struct sr_wakeup_counts wc;
 	uint64_t now;
 	uint64_t pid_reuse;		/* fork of a pid we already knew */
@@ -307,6 +312,8 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev);
 void sr_state_finish(struct sr_state *s, uint64_t end);
 
 struct sr_task *sr_state_task(const struct sr_state *s, int pid);
+/* The @i-th task of the table, or NULL for an empty slot (i < s->tasks.nr_slots). */
+struct sr_task *sr_state_task_at(const struct sr_state *s, size_t i);
 const char *sr_wclass_name(enum sr_wclass c);
 const char *sr_outcome_name(enum sr_outcome o);
 

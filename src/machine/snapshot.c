@@ -19,7 +19,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
-#include "machine.h"
+#include "machine-priv.h"
 
 /* Copied when present; relative to the machine root. */
 static const struct {
@@ -49,8 +49,9 @@ static const struct {
 #define DEBUGFS_REL	"sys/kernel/debug"
 #define SCHED_REL	DEBUGFS_REL "/sched"
 
-struct snap {
-	char root[PATH_MAX];		/* source root without trailing '/': "" for "/" */
+/* A snapshot being written: the machine it copies (src) into dir. */
+struct snap_out {
+	struct sr_root src;
 	const char *dir;		/* destination */
 	json_t *captured;		/* relative paths */
 	json_t *missing;		/* { path, reason } */
@@ -69,13 +70,13 @@ static int list_add(json_t *list, json_t *item)
 	return item && !json_array_append_new(list, item) ? 0 : -ENOMEM;
 }
 
-static int note_missing(struct snap *s, const char *rel, const char *reason)
+static int note_missing(struct snap_out *s, const char *rel, const char *reason)
 {
 	return list_add(s->missing, json_pack("{s:s, s:s}", "path", rel, "reason", reason));
 }
 
 /* mkdir -p for the directories of @rel below s->dir. */
-static int make_parents(const struct snap *s, const char *rel)
+static int make_parents(const struct snap_out *s, const char *rel)
 {
 	char path[PATH_MAX];
 	int ret = join(path, sizeof(path), s->dir, rel);
@@ -151,7 +152,7 @@ static void read_error(char *buf, size_t size, const char *rel, int err)
 }
 
 /* Copy one file, @src on the machine, to @rel in the snapshot. */
-static int capture(struct snap *s, const char *src, const char *rel)
+static int capture(struct snap_out *s, const char *src, const char *rel)
 {
 	char dst[PATH_MAX], reason[256];
 	int in, ret, err = 0;
@@ -184,14 +185,14 @@ static bool is_regular(const char *path)
 	return !stat(path, &st) && S_ISREG(st.st_mode);
 }
 
-static int capture_pattern(struct snap *s, const char *pattern, const char *absent)
+static int capture_pattern(struct snap_out *s, const char *pattern, const char *absent)
 {
 	char src[PATH_MAX];
-	size_t skip = strlen(s->root) + 1;
+	size_t skip = strlen(s->src.path) + 1;
 	int ret, rc, found = 0;
 	glob_t g;
 
-	ret = join(src, sizeof(src), s->root, pattern);
+	ret = sr_root_path(&s->src, pattern, src, sizeof(src));
 	if (ret)
 		return ret;
 	/* GLOB_NOMATCH and GLOB_ABORTED both mean: nothing to copy. */
@@ -216,7 +217,7 @@ static int by_name(const FTSENT **a, const FTSENT **b)
 }
 
 /* Every regular file below @mnt/sched, as sys/kernel/debug/sched/... */
-static int walk_sched(struct snap *s, const char *mnt)
+static int walk_sched(struct snap_out *s, const char *mnt)
 {
 	char top[PATH_MAX], rel[PATH_MAX];
 	char *paths[] = { top, NULL };
@@ -254,7 +255,7 @@ static bool exists(const char *dir, const char *name)
 	return !join(path, sizeof(path), dir, name) && !stat(path, &st);
 }
 
-static int capture_sched_debug(struct snap *s, const char *mnt)
+static int capture_sched_debug(struct snap_out *s, const char *mnt)
 {
 	char sched[PATH_MAX];
 	int ret;
@@ -319,7 +320,7 @@ static void unmount_debugfs(const char *tmp)
 	rmdir(tmp);
 }
 
-static int set_debugfs_note(struct snap *s, const char *fmt, const char *arg)
+static int set_debugfs_note(struct snap_out *s, const char *fmt, const char *arg)
 {
 	char note[PATH_MAX + 128];
 
@@ -329,13 +330,13 @@ static int set_debugfs_note(struct snap *s, const char *fmt, const char *arg)
 }
 
 /* sys/kernel/debug/sched: wherever debugfs is, mounting it if we must. */
-static int capture_debugfs(struct snap *s)
+static int capture_debugfs(struct snap_out *s)
 {
 	char mnt[PATH_MAX];
 	int ret;
 
-	if (s->root[0]) {
-		ret = join(mnt, sizeof(mnt), s->root, DEBUGFS_REL);
+	if (s->src.path[0]) {
+		ret = sr_root_path(&s->src, DEBUGFS_REL, mnt, sizeof(mnt));
 		if (!ret)
 			ret = set_debugfs_note(s, "read from %s", mnt);
 		return ret ? ret : capture_sched_debug(s, mnt);
@@ -378,7 +379,7 @@ static json_t *date_json(void)
 	return json_string(buf);
 }
 
-static int write_json(const struct snap *s, const struct sr_snapshot_opts *o)
+static int write_json(const struct snap_out *s, const struct sr_snapshot_opts *o)
 {
 	char path[PATH_MAX];
 	json_t *j;
@@ -389,7 +390,7 @@ static int write_json(const struct snap *s, const struct sr_snapshot_opts *o)
 		return ret;
 	j = json_pack("{s:s, s:o, s:o, s:s, s:O, s:O, s:O}", "schema", SR_SNAPSHOT_SCHEMA,
 		      "date", date_json(), "uname", uname_json(),
-		      "root", s->root[0] ? s->root : "/", "debugfs", s->debugfs,
+		      "root", s->src.path[0] ? s->src.path : "/", "debugfs", s->debugfs,
 		      "captured", s->captured, "missing", s->missing);
 	if (!j)
 		return -ENOMEM;
@@ -401,17 +402,12 @@ static int write_json(const struct snap *s, const struct sr_snapshot_opts *o)
 	return ret;
 }
 
-static int snap_init(struct snap *s, const char *dir, const struct sr_snapshot_opts *o)
+static int snap_init(struct snap_out *s, const char *dir, const struct sr_snapshot_opts *o)
 {
-	const char *root = o && o->root ? o->root : "/";
-	size_t n = strlen(root);
+	int ret = sr_root_set(&s->src, o && o->root ? o->root : "/");
 
-	while (n > 0 && root[n - 1] == '/')
-		n--;
-	if (n >= sizeof(s->root))
-		return -ENAMETOOLONG;
-	memcpy(s->root, root, n);
-	s->root[n] = '\0';
+	if (ret)
+		return ret;
 	s->dir = dir;
 	s->captured = json_array();
 	s->missing = json_array();
@@ -421,7 +417,7 @@ static int snap_init(struct snap *s, const char *dir, const struct sr_snapshot_o
 int sr_snapshot_write(const char *dir, const struct sr_snapshot_opts *opts,
 		      struct sr_snapshot_result *res)
 {
-	struct snap s = { .dir = NULL };
+	struct snap_out s = { .dir = NULL };
 	int ret;
 
 	ret = snap_init(&s, dir, opts);

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Private to the record command (cmd-record.c, record-tracefs.c, record-run.c). */
+#ifndef SR_RECORD_H
+#define SR_RECORD_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <jansson.h>
+#include <tracefs.h>
+#include "cli.h"
+#include "machine.h"
+
+/* Exit codes beyond cli.h's, documented in docs/record.md. */
+enum { REC_EXIT_LOST = 3, REC_EXIT_COMMAND = 4 };
+
+#define REC_DEFAULT_KB		32768	/* per CPU, before the memory cap */
+#define REC_MIN_KB		4
+#define REC_MAX_KB		(4L << 20)
+#define TRACEFS_PATH		"/sys/kernel/tracing"
+
+struct rec_opts {
+	const char *out;
+	long buffer_kb;			/* 0: default, capped by memory */
+	const char *clock;
+	bool stat_runtime;
+	bool allow_lost;
+	bool snapshot;
+	char **cmd;			/* NULL-terminated */
+};
+
+/* One CPU's per_cpu/cpuN/stats; loss counters are deltas over the run. */
+struct cpu_stat {
+	bool valid;
+	unsigned long long entries, overrun, commit_overrun, dropped;
+};
+
+struct rec {
+	const struct rec_opts *o;
+	char name[64];			/* instance name */
+	struct tracefs_instance *inst;
+	bool mounted_tracefs;
+	int nr_cpus;
+	long buffer_kb;
+	json_t *events;			/* "sched/NAME" enabled */
+	struct cpu_stat *base, *stat;
+	unsigned long long lost;
+	sigset_t sigs, oldmask;		/* blocked while recording; the caller's mask */
+	int signo;			/* first SIGINT/SIGTERM/SIGHUP, 0 if none */
+	int status;			/* COMMAND's wait status */
+	/* failure report */
+	int code;
+	char msg[768];
+};
+
+/* cmd-record.c */
+/* Note a failure (exit @code, message) for the report; returns @ret. */
+__attribute__((format(printf, 4, 5)))
+int sr_rec_fail(struct rec *r, int code, int ret, const char *fmt, ...);
+/* libtracefs and libtracecmd return -1 and (mostly) leave errno set. */
+int sr_rec_neg_errno(void);
+
+/* record-tracefs.c */
+int sr_rec_setup(struct rec *r);
+/* Read every CPU's stats into @st; a CPU without a buffer stays !valid. */
+int sr_rec_read_stats(struct rec *r, struct cpu_stat *st);
+/* Loss counters over the run. */
+void sr_rec_count_lost(struct rec *r);
+/* The instance's pages, as the top-level buffer of r->o->out. */
+int sr_rec_write_trace(struct rec *r);
+/* Undo everything sr_rec_setup() did; safe after a partial setup. */
+void sr_rec_teardown(struct rec *r);
+
+/* record-run.c */
+int sr_rec_run(struct rec *r);
+/* Keep interrupts for ourselves from setup to teardown: an instance must not leak. */
+void sr_rec_block_signals(struct rec *r);
+/* Interrupts that came too late to stop anything are consumed, not delivered. */
+void sr_rec_unblock_signals(const struct rec *r);
+
+#endif /* SR_RECORD_H */

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Runqueue accounting: every change of a task's state or CPU goes through
+ * sr_st_task_move(), which keeps each CPU's nr_running, load weight and
+ * PELT-like averages equal to the sum over the tasks counted there.
+ */
+#include <math.h>
+#include <errno.h>
+#include <stdlib.h>
+#include "state-priv.h"
+
+#define PELT_HALFLIFE_NS	33554432.0	/* 32 periods of 1024 * 1024 ns */
+#define PELT_WARM_NS		362000000ULL	/* LOAD_AVG_MAX_N = 345 periods */
+
+double sr_pelt_decay(uint64_t dt)
+{
+	return exp2(-(double)dt / PELT_HALFLIFE_NS);
+}
+
+/* Advance the task's PELT fractions to @now under its current state. */
+void sr_st_task_pelt(struct sr_state *s, struct sr_task *t, uint64_t now)
+{
+	double d, runnable, running;
+
+	if (now <= t->pelt_ts)
+		return;
+	d = sr_pelt_decay(now - t->pelt_ts);
+	runnable = t->state == SR_T_RUNNING || t->state == SR_T_QUEUED;
+	running = t->state == SR_T_RUNNING;
+	t->load_frac = t->load_frac * d + runnable * (1.0 - d);
+	t->util_frac = t->util_frac * d + running * (1.0 - d);
+	t->pelt_ts = now;
+	t->v.load_avg = (unsigned long)(t->load_frac * (double)t->v.weight + 0.5);
+	t->v.util_avg = (unsigned long)(t->util_frac * (double)SR_CAPACITY_SCALE + 0.5);
+	t->v.pelt_warm = t->forked || now - t->first_seen >= PELT_WARM_NS;
+}
+
+/* Close the CPU's time accounting and PELT averages up to @now. */
+void sr_st_cpu_advance(struct sr_state *s, int cpu, uint64_t now)
+{
+	struct sr_cpu_state *c = &s->cpu[cpu];
+	struct sr_rq *rq = &s->rq[cpu];
+	double d;
+
+	if (c->since && now > c->since) {
+		uint64_t dt = now - c->since;
+
+		if (!c->curr_known || rq->uncertain)
+			c->unknown_ns += dt;
+		else if (rq->curr_pid == 0)
+			c->idle_ns += dt;
+		else
+			c->busy_ns += dt;
+		if (c->curr_known && !rq->uncertain)
+			c->nr_running_ns += (double)rq->nr_running * (double)dt;
+	}
+	if (!c->since || now > c->since)
+		c->since = now;
+	if (c->pelt_ts && now > c->pelt_ts) {
+		d = sr_pelt_decay(now - c->pelt_ts);
+		c->load_avg = c->load_avg * d + (double)rq->load_weight * (1.0 - d);
+		c->runnable_avg = c->runnable_avg * d + (double)rq->load_weight * (1.0 - d);
+		c->util_avg = c->util_avg * d + (rq->curr_pid ? (double)SR_CAPACITY_SCALE : 0.0) * (1.0 - d);
+	}
+	if (!c->pelt_ts || now > c->pelt_ts)
+		c->pelt_ts = now;
+	rq->load_avg = c->load_avg > 0 ? (unsigned long)(c->load_avg + 0.5) : 0;
+	rq->runnable_load_avg = c->runnable_avg > 0 ? (unsigned long)(c->runnable_avg + 0.5) : 0;
+	rq->util_avg = (unsigned long)(c->util_avg + 0.5);
+}
+
+static void rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
+{
+	struct sr_rq *rq;
+
+	if (!sr_st_cpu_ok(s, cpu))
+		return;
+	rq = &s->rq[cpu];
+	sr_st_cpu_advance(s, cpu, s->now);
+	if (sign > 0) {
+		rq->nr_running++;
+		if (t->v.policy != SR_SCHED_RT) {
+			rq->cfs_nr_running++;
+			rq->load_weight += t->v.weight;
+		}
+		s->cpu[cpu].runnable_avg += (double)t->v.load_avg;
+	} else {
+		if (rq->nr_running)
+			rq->nr_running--;
+		if (t->v.policy != SR_SCHED_RT) {
+			if (rq->cfs_nr_running)
+				rq->cfs_nr_running--;
+			rq->load_weight -= rq->load_weight >= t->v.weight ? t->v.weight :
+					   rq->load_weight;
+		}
+		s->cpu[cpu].runnable_avg -= (double)t->v.load_avg;
+		if (s->cpu[cpu].runnable_avg < 0)
+			s->cpu[cpu].runnable_avg = 0;
+	}
+}
+
+/* Move a task's blocked/attached PELT load between CPUs (attach/detach). */
+static void pelt_move(struct sr_state *s, struct sr_task *t, int from, int to)
+{
+	if (from == to)
+		return;
+	if (sr_st_cpu_ok(s, from)) {
+		sr_st_cpu_advance(s, from, s->now);
+		s->cpu[from].load_avg -= (double)t->v.load_avg;
+		if (s->cpu[from].load_avg < 0)
+			s->cpu[from].load_avg = 0;
+	}
+	if (sr_st_cpu_ok(s, to)) {
+		sr_st_cpu_advance(s, to, s->now);
+		s->cpu[to].load_avg += (double)t->v.load_avg;
+	}
+}
+
+/* The one place a task changes state or CPU: keeps the runqueue sums exact. */
+void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state st, int cpu)
+{
+	sr_st_task_pelt(s, t, s->now);
+	if (sr_st_on_rq(t->state))
+		rq_account(s, t, t->v.cpu, -1);
+	if (cpu >= 0 && cpu != t->v.cpu)
+		pelt_move(s, t, t->v.cpu, cpu);
+	t->state = st;
+	if (cpu >= 0)
+		t->v.cpu = cpu;
+	t->v.on_cpu = st == SR_T_RUNNING;
+	if (sr_st_on_rq(st))
+		rq_account(s, t, t->v.cpu, +1);
+}
+
+/* A prio change while queued must move the task's weight in the rq sums too. */
+void sr_st_task_set_prio(struct sr_state *s, struct sr_task *t, int prio)
+{
+	bool queued = sr_st_on_rq(t->state);
+
+	if (prio < 0 || prio == t->v.prio)
+		return;
+	if (queued)
+		rq_account(s, t, t->v.cpu, -1);
+	t->v.prio = prio;
+	t->v.policy = prio < SR_MAX_RT_PRIO ? SR_SCHED_RT : SR_SCHED_NORMAL;
+	/* RT prios hide the nice value: se.load.weight is assumed nice 0 (no CFS load). */
+	t->v.weight = prio < SR_MAX_RT_PRIO ? SR_NICE_0_LOAD : sr_prio_to_weight(prio);
+	if (queued)
+		rq_account(s, t, t->v.cpu, +1);
+}

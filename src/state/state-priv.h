@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Private to src/state: what the handler files share. */
+#ifndef SR_STATE_PRIV_H
+#define SR_STATE_PRIV_H
+
+#include "state.h"
+
+#define AVG_IDLE_MAX_NS		1000000ULL	/* 2 * max_idle_balance_cost default */
+
+static inline bool sr_st_cpu_ok(const struct sr_state *s, int cpu)
+{
+	return cpu >= 0 && cpu < s->cfg.nr_cpus;
+}
+
+static inline bool sr_st_on_rq(enum sr_task_state st)
+{
+	return st == SR_T_RUNNING || st == SR_T_QUEUED;
+}
+
+static inline bool sr_st_cpu_uncertain(const struct sr_state *s, int cpu)
+{
+	return sr_st_cpu_ok(s, cpu) && s->rq[cpu].uncertain;
+}
+
+/* state.c: the task table */
+struct sr_task *sr_st_task_get(struct sr_state *s, int pid);
+void sr_st_task_reset(struct sr_task *t, int pid, uint64_t now);
+
+/* runqueue.c: accounting */
+void sr_st_task_pelt(struct sr_state *s, struct sr_task *t, uint64_t now);
+void sr_st_cpu_advance(struct sr_state *s, int cpu, uint64_t now);
+void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state st, int cpu);
+void sr_st_task_set_prio(struct sr_state *s, struct sr_task *t, int prio);
+
+/* wakeup.c: the wakeup handlers */
+int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev);
+int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev);
+int sr_st_on_wakeup_new(struct sr_state *s, const struct sr_event *ev);
+void sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev);
+void sr_st_ttwu_unmark(struct sr_state *s, struct sr_task *p);
+
+/* switch.c */
+int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev);
+void sr_st_resync_curr(struct sr_state *s, int cpu, int pid);
+
+#endif /* SR_STATE_PRIV_H */

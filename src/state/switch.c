@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched_switch, and the rules that resynchronise the state when the trace
+ * and the state disagree about which task runs on a CPU.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include "state-priv.h"
+
+/* An idle switch proves the runqueue empty: drop what we still count there. */
+static void resync_idle(struct sr_state *s, int cpu)
+{
+	if (!s->rq[cpu].nr_running)
+		return;
+	for (size_t i = 0; i < s->tasks.nr_slots; i++) {
+		struct sr_task *t = sr_state_task_at(s, i);
+
+		if (t && sr_st_on_rq(t->state) && t->v.cpu == cpu) {
+			sr_st_task_move(s, t, SR_T_UNKNOWN, -1);
+			s->cpu[cpu].resyncs++;
+		}
+	}
+	s->rq[cpu].nr_running = 0;
+	s->rq[cpu].cfs_nr_running = 0;
+	s->rq[cpu].load_weight = 0;
+}
+
+/*
+ * Every sched event names the task current on its CPU (common_pid).  When
+ * that is not the task we saw switched in, a switch was not recorded: the
+ * task we had loses its state (its switch-out is unknown) and the one
+ * named becomes current, from an unknown time on.
+ */
+void sr_st_resync_curr(struct sr_state *s, int cpu, int pid)
+{
+	struct sr_cpu_state *c = &s->cpu[cpu];
+	struct sr_rq *rq = &s->rq[cpu];
+	struct sr_task *t = pid > 0 ? sr_st_task_get(s, pid) : NULL;
+
+	rq->uncertain = true;		/* the time since the last update is unknown */
+	sr_st_cpu_advance(s, cpu, s->now);
+	c->mismatches++;
+	if (c->curr && c->curr->state == SR_T_RUNNING && c->curr->v.cpu == cpu)
+		sr_st_task_move(s, c->curr, SR_T_UNKNOWN, -1);
+	if (t) {
+		sr_st_task_move(s, t, SR_T_RUNNING, cpu);
+		t->last_in = s->now;
+		t->note.pending_run = false;	/* its switch-in time is unknown */
+	}
+	c->curr = t;
+	rq->curr_pid = t ? pid : 0;
+	rq->curr_policy = t ? t->v.policy : SR_SCHED_NORMAL;
+	rq->idle_since = t ? 0 : s->now;
+	rq->uncertain = false;
+}
+
+int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_cpu_state *c = &s->cpu[ev->cpu];
+	struct sr_rq *rq = &s->rq[ev->cpu];
+	struct sr_task *prev = sr_st_task_get(s, ev->pid);
+	struct sr_task *next = sr_st_task_get(s, ev->next_pid);
+	int ret = 0;
+
+	/* The task we saw switched in is not the one switching out: rule 1. */
+	if (c->curr_known && rq->curr_pid != (ev->pid > 0 ? ev->pid : 0))
+		sr_st_resync_curr(s, ev->cpu, ev->pid);
+	sr_st_cpu_advance(s, ev->cpu, s->now);
+	if (prev) {
+		static const enum sr_task_state to[] = {
+			[SR_PS_RUNNING] = SR_T_QUEUED, [SR_PS_SLEEPING] = SR_T_SLEEPING,
+			[SR_PS_DEAD] = SR_T_DEAD,
+		};
+
+		memcpy(prev->comm, ev->comm, SR_COMM_LEN);
+		sr_st_task_set_prio(s, prev, ev->prio);
+		if (prev->state == SR_T_RUNNING && prev->v.cpu == ev->cpu)
+			prev->runtime += ev->ts - prev->last_in;
+		sr_st_task_move(s, prev, to[ev->prev_state], ev->cpu);
+		prev->v.last_switch_out = ev->ts;
+		prev->v.exec_start = ev->ts;
+		prev->last_out_cpu = ev->cpu;
+	}
+	if (ev->next_pid == 0) {
+		if (rq->curr_pid || !c->curr_known)
+			rq->idle_since = ev->ts;
+		resync_idle(s, ev->cpu);
+	} else if (rq->idle_since) {
+		if (ev->ts > rq->idle_since) {
+			int64_t delta = (int64_t)(ev->ts - rq->idle_since);
+			int64_t avg = (int64_t)rq->avg_idle;
+
+			/* update_avg(): avg += (sample - avg) / 8, capped like the kernel. */
+			avg += (delta - avg) / 8;
+			rq->avg_idle = avg > (int64_t)AVG_IDLE_MAX_NS ? AVG_IDLE_MAX_NS : (uint64_t)avg;
+		}
+		rq->idle_since = 0;
+	}
+	if (next) {
+		memcpy(next->comm, ev->next_comm, SR_COMM_LEN);
+		sr_st_task_set_prio(s, next, ev->next_prio);
+		sr_st_task_move(s, next, SR_T_RUNNING, ev->cpu);
+		next->last_in = ev->ts;
+		next->v.exec_start = ev->ts;
+		if (next->note.pending_run && s->cfg.hooks.run)
+			ret = s->cfg.hooks.run(s->cfg.hooks.data, next, ev->cpu, ev->ts);
+		next->note.pending_run = false;
+	}
+	c->curr = next;
+	c->curr_known = true;
+	rq->curr_pid = ev->next_pid > 0 ? ev->next_pid : 0;
+	rq->curr_policy = next ? next->v.policy : SR_SCHED_NORMAL;
+	rq->uncertain = false;
+	return ret;
+}

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Wakeups: each sched_waking opens a wakeup, classified by the task's state
+ * (a sleeping task is placed: the policies run now, on the context the
+ * kernel's select_task_rq_fair() would read); the next sched_wakeup of the
+ * same pid closes it with the CPU the kernel chose.  Fork placements
+ * (sched_wakeup_new) are replayed too and reported apart.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include "state-priv.h"
+
+static enum sr_wclass classify(const struct sr_task *t)
+{
+	switch (t->state) {
+	case SR_T_SLEEPING:
+		return SR_W_PLACED;
+	case SR_T_RUNNING:
+	case SR_T_QUEUED:
+		return SR_W_RUNNABLE;
+	default:
+		return SR_W_UNKNOWN;
+	}
+}
+
+/* record_wakee() as the kernel does it, seed 002's counters first (they share the stamp). */
+static void track_wakee(struct sr_state *s, struct sr_task *waker, struct sr_task *p, int cpu)
+{
+	uint64_t jiffies = s->now / (SR_NSEC_PER_SEC / (uint64_t)s->cfg.hz);
+	int llc = sr_llc_size(s->cfg.topo, cpu);
+
+	sr_record_wakee_heavy(&waker->v, &p->v, jiffies, (unsigned int)s->cfg.hz, llc);
+	sr_record_wakee(&waker->v, &p->v, jiffies, (unsigned int)s->cfg.hz, llc);
+}
+
+/*
+ * ttwu_queue(): a wakeup to another CPU that is idle (6.0+) or in another
+ * LLC goes through that CPU's wakelist, and the target reads as busy
+ * (rq->ttwu_pending) until it runs the list and emits sched_wakeup there
+ * — milliseconds on an overcommitted VM.  Until a sched_migrate_task names
+ * the target, the task is assumed to stay on prev.
+ */
+void sr_st_ttwu_unmark(struct sr_state *s, struct sr_task *p)
+{
+	int cpu = p->pend_ttwu_cpu;
+
+	if (cpu < 0)
+		return;
+	p->pend_ttwu_cpu = -1;
+	if (s->cpu[cpu].ttwu_pending && !--s->cpu[cpu].ttwu_pending)
+		s->rq[cpu].ttwu_pending = false;
+}
+
+static void ttwu_mark(struct sr_state *s, struct sr_task *p, int waker_cpu, int target)
+{
+	const struct sr_rq *rq;
+
+	sr_st_ttwu_unmark(s, p);
+	if (!sr_st_cpu_ok(s, target) || !sr_st_cpu_ok(s, waker_cpu) || target == waker_cpu)
+		return;
+	rq = &s->rq[target];
+	if ((rq->curr_pid || rq->nr_running) && sr_cpus_share_cache(s->cfg.topo, waker_cpu, target))
+		return;
+	p->pend_ttwu_cpu = target;
+	s->cpu[target].ttwu_pending++;
+	s->rq[target].ttwu_pending = true;
+}
+
+/* has_idle_cores per LLC, as the kernel's hint would read when exact. */
+static void fill_llc_hints(struct sr_state *s)
+{
+	const struct sr_topo *topo = s->cfg.topo;
+
+	for (int cpu = 0; cpu < s->cfg.nr_cpus; cpu++) {
+		bool idle_core = false;
+		int c, o;
+
+		if (topo->cpu[cpu].llc_id != cpu)
+			continue;
+		sr_for_each_cpu(c, &topo->cpu[cpu].llc) {
+			bool all = true;
+
+			sr_for_each_cpu(o, &topo->cpu[c].smt)
+				if (s->rq[o].curr_pid || s->rq[o].nr_running)
+					all = false;
+			if (all) {
+				idle_core = true;
+				break;
+			}
+		}
+		sr_for_each_cpu(c, &topo->cpu[cpu].llc) {
+			s->llc[c].has_idle_cores = idle_core;
+			s->llc[c].nr_idle_scan = -1;
+		}
+	}
+}
+
+/*
+ * Run the policies at the moment of a placement.  Wakeups: this_cpu is the
+ * waking CPU and prev the task's CPU.  Forks (wake_up_new_task()): both are
+ * the parent's CPU, where sched_fork() put the child, and there is no sync.
+ */
+static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
+			 enum sr_wake_kind kind, int prev)
+{
+	struct sr_task *waker = sr_st_task_get(s, ev->common_pid);
+	struct sr_wake_ctx ctx = {
+		.now = ev->ts, .kind = kind, .this_cpu = ev->cpu, .prev_cpu = prev,
+		.sync = kind == SR_WAKE_TTWU ? SR_UNKNOWN : SR_NO, .p = &p->v,
+		.rq = s->rq, .llc = s->llc, .topo = s->cfg.topo,
+		/*
+		 * WF_SYNC comes from the *_sync wait-queue wakeups: a task writing
+		 * to a pipe or socket.  Interrupts, timers and the idle task rarely
+		 * issue them, so guess sync for task-context wakeups by a task.
+		 */
+		.sync_guess = ev->common_pid > 0 && !ev->irq_context ? SR_YES : SR_NO,
+	};
+
+	if (!s->cfg.hooks.placement || !s->cfg.nr_policies || !sr_st_cpu_ok(s, prev))
+		return 0;
+	if (!p->dec) {
+		p->dec = calloc(s->cfg.nr_policies, sizeof(*p->dec));
+		if (!p->dec)
+			return -ENOMEM;
+	}
+	for (int c = 0; c < s->cfg.nr_cpus; c++)
+		sr_st_cpu_advance(s, c, s->now);
+	/* has_idle_cores only matters where SMT exists (sched_smt_active()) */
+	if (s->cfg.topo->smt_max > 1)
+		fill_llc_hints(s);
+	if (waker) {
+		sr_st_task_pelt(s, waker, s->now);
+		ctx.curr = &waker->v;
+	}
+	ctx.unknown = SR_DEP_IDLE_HINT | SR_DEP_SCAN_COST;
+	if (!s->cfg.root_cgroup)
+		ctx.unknown |= SR_DEP_CGROUP;
+	if (!p->v.pelt_warm || (waker && !waker->v.pelt_warm))
+		ctx.unknown |= SR_DEP_PELT_WARMUP;
+	if (s->cfg.topo->source == SR_TOPO_ASSUMED_FLAT)
+		ctx.unknown |= SR_DEP_TOPOLOGY;
+	for (int c = 0; c < s->cfg.nr_cpus; c++)
+		if (s->rq[c].uncertain)
+			ctx.unknown |= SR_DEP_LOST_EVENTS;
+	return s->cfg.hooks.placement(s->cfg.hooks.data, &ctx, p->dec);
+}
+
+int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_task *p = sr_st_task_get(s, ev->pid);
+	int ret = 0;
+
+	if (!p)
+		return 0;
+	sr_st_ttwu_unmark(s, p);
+	if (p->pending)
+		s->wc.unpaired++;
+	sr_st_task_set_prio(s, p, ev->prio);
+	sr_st_task_pelt(s, p, s->now);
+	p->pending = true;
+	p->pend_ts = ev->ts;
+	p->pend_cpu = ev->cpu;
+	p->pend_prev = ev->target_cpu;
+	p->pend_waker = ev->common_pid;
+	p->pend_cls = classify(p);
+	p->pend_migrations = 0;
+	p->pend_prev_idle = sr_st_cpu_ok(s, ev->target_cpu) && !s->rq[ev->target_cpu].curr_pid &&
+			    !s->rq[ev->target_cpu].nr_running;
+	if (p->pend_cls == SR_W_PLACED) {
+		struct sr_task *waker = sr_st_task_get(s, ev->common_pid);
+
+		if (waker && waker != p)
+			track_wakee(s, waker, p, ev->cpu);
+		ret = run_placement(s, p, ev, SR_WAKE_TTWU, ev->target_cpu);
+		ttwu_mark(s, p, ev->cpu, ev->target_cpu);
+	}
+	return ret;
+}
+
+static int emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
+		       bool paired)
+{
+	struct sr_wakeup w = {
+		.ts = paired ? p->pend_ts : ev->ts, .ts_wakeup = ev->ts, .task = p,
+		.cpu = ev->target_cpu, .paired = paired, .since_out = -1,
+	};
+
+	if (paired) {
+		w.waker_cpu = p->pend_cpu;
+		w.waker_pid = p->pend_waker;
+		w.prev_cpu = p->pend_prev;
+		w.cls = p->pend_cls;
+		w.nr_migrations = p->pend_migrations;
+		w.prev_idle = p->pend_prev_idle;
+		w.dec = p->dec;
+		w.nr_dec = p->dec && w.cls == SR_W_PLACED ? s->cfg.nr_policies : 0;
+	} else {
+		w.waker_cpu = ev->cpu;
+		w.waker_pid = ev->common_pid;
+		w.prev_cpu = p->last_out_cpu;
+		w.cls = w.prev_cpu < 0 ? SR_W_UNKNOWN : classify(p);
+		s->wc.standalone++;
+	}
+	w.uncertain = sr_st_cpu_uncertain(s, w.waker_cpu) || sr_st_cpu_uncertain(s, w.cpu) ||
+		      sr_st_cpu_uncertain(s, w.prev_cpu);
+	w.target_idle = sr_st_cpu_ok(s, w.cpu) && !s->rq[w.cpu].curr_pid;
+	s->wc.cls[w.cls]++;
+	if (w.uncertain)
+		s->wc.uncertain++;
+	if (w.cls == SR_W_PLACED) {
+		if (w.cpu == w.prev_cpu)
+			w.actual = SR_O_PREV;
+		else if (w.cpu == w.waker_cpu)
+			w.actual = SR_O_WAKER;
+		else
+			w.actual = SR_O_OTHER;
+		s->wc.actual[w.actual]++;
+		w.index = ++s->nr_placed;
+		if (p->v.last_switch_out && w.ts >= p->v.last_switch_out) {
+			w.since_out = (int64_t)(w.ts - p->v.last_switch_out);
+			w.hot = w.since_out < s->cfg.migration_cost_ns;
+		}
+		if (w.hot) {
+			s->wc.placed_hot++;
+			if (w.actual == SR_O_WAKER)
+				s->wc.affine_hot++;
+		}
+	}
+	p->note = (struct sr_wake_note){
+		.ts = w.ts, .ts_wakeup = w.ts_wakeup, .index = w.index, .cpu = (int16_t)w.cpu,
+		.prev_cpu = (int16_t)w.prev_cpu, .waker_cpu = (int16_t)w.waker_cpu,
+		.cls = (uint8_t)w.cls, .actual = (uint8_t)w.actual, .target_idle = w.target_idle,
+		.hot = w.hot, .pending_run = true,
+	};
+	if (!s->cfg.hooks.wakeup)
+		return 0;
+	return s->cfg.hooks.wakeup(s->cfg.hooks.data, &w);
+}
+
+int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_task *p = sr_st_task_get(s, ev->pid);
+	int ret = 0;
+
+	if (!p)
+		return 0;
+	sr_st_ttwu_unmark(s, p);
+	sr_st_task_set_prio(s, p, ev->prio);
+	if (p->pending) {
+		ret = emit_wakeup(s, p, ev, true);
+		p->pending = false;
+	} else if (s->cfg.has_waking) {
+		s->wc.unpaired++;
+		p->note.pending_run = false;
+	} else {
+		ret = emit_wakeup(s, p, ev, false);
+	}
+	sr_st_task_move(s, p, SR_T_QUEUED, sr_st_cpu_ok(s, ev->target_cpu) ? ev->target_cpu : -1);
+	return ret;
+}
+
+/* A fork placement, replayed like a wakeup but reported apart (w.fork). */
+static int emit_fork(struct sr_state *s, struct sr_task *p, const struct sr_event *ev)
+{
+	struct sr_wakeup w = {
+		.ts = ev->ts, .ts_wakeup = ev->ts, .task = p, .fork = true,
+		.waker_cpu = ev->cpu, .waker_pid = ev->common_pid, .prev_cpu = ev->cpu,
+		.cpu = ev->target_cpu, .cls = SR_W_NR, .since_out = -1,
+		.dec = p->dec, .nr_dec = p->dec ? s->cfg.nr_policies : 0,
+	};
+	int ret;
+
+	w.uncertain = sr_st_cpu_uncertain(s, w.waker_cpu) || sr_st_cpu_uncertain(s, w.cpu);
+	w.target_idle = sr_st_cpu_ok(s, w.cpu) && !s->rq[w.cpu].curr_pid;
+	ret = run_placement(s, p, ev, SR_WAKE_FORK, ev->cpu);
+	if (ret || !p->dec || !s->cfg.hooks.wakeup)
+		return ret;
+	w.dec = p->dec;
+	w.nr_dec = s->cfg.nr_policies;
+	return s->cfg.hooks.wakeup(s->cfg.hooks.data, &w);
+}
+
+int sr_st_on_wakeup_new(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_task *p = sr_st_task_get(s, ev->pid);
+	int ret;
+
+	s->wc.wakeup_new++;
+	if (!p)
+		return 0;
+	sr_st_task_set_prio(s, p, ev->prio);
+	/* init_entity_runnable_average(): a new task starts at full load. */
+	if (p->forked)
+		p->load_frac = 1.0;
+	ret = emit_fork(s, p, ev);
+	p->note = (struct sr_wake_note){ .ts = ev->ts, .ts_wakeup = ev->ts,
+		.cpu = (int16_t)ev->target_cpu, .prev_cpu = -1, .waker_cpu = (int16_t)ev->cpu,
+		.cls = SR_W_NR, .pending_run = false };
+	sr_st_task_move(s, p, SR_T_QUEUED, sr_st_cpu_ok(s, ev->target_cpu) ? ev->target_cpu : -1);
+	return ret;
+}
+
+void sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_task *p = sr_st_task_get(s, ev->pid);
+
+	if (!p || !sr_st_cpu_ok(s, ev->dest_cpu))
+		return;
+	sr_st_task_set_prio(s, p, ev->prio);
+	if (p->pending) {
+		p->pend_migrations++;
+		/* emitted on the waker's CPU right after selection: now the target is known */
+		if (p->pend_ttwu_cpu >= 0 || p->pend_cls == SR_W_PLACED)
+			ttwu_mark(s, p, p->pend_cpu, ev->dest_cpu);
+	}
+	sr_st_task_move(s, p, p->state, ev->dest_cpu);
+}
