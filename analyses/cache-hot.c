@@ -2,8 +2,10 @@
 /*
  * cache_hot_moves: affine moves of tasks that were cache-hot on their
  * previous CPU (switched out less than migration_cost before the waking),
- * what seed 000's NO_HOT_AFFINE gate would have done instead (keep the
- * task on prev's side: run at once if prev was idle, queue there if not),
+ * what Paul Turner's NO_HOT_AFFINE gate ("sched: introduce
+ * sched_feat(NO_HOT_AFFINE)", Jan 2011, never merged) would have done
+ * instead (keep the task on prev's side: run at once if prev was idle,
+ * queue there if not),
  * the same count for each policy's predictions, and the tasks it hit most.
  */
 #include <errno.h>
@@ -18,7 +20,7 @@ struct hot_task {
 };
 
 struct cache_hot {
-	uint64_t affine_hot, gate_prev_idle, gate_prev_busy;
+	uint64_t gate_prev_idle, gate_prev_busy;	/* split of the state's affine_hot */
 	uint64_t predicted[SR_MAX_POLICIES];	/* determined answers that pull a hot task */
 	uint64_t predicted_undet[SR_MAX_POLICIES];	/* undetermined ones (primary answer) */
 	struct sr_pidtab tasks;		/* struct hot_task: O(tasks) */
@@ -64,7 +66,6 @@ static int ch_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 		}
 	if (w->actual != SR_O_WAKER)
 		return 0;
-	c->affine_hot++;
 	if (w->prev_idle)
 		c->gate_prev_idle++;
 	else
@@ -116,7 +117,7 @@ static int ch_report(struct sr_analysis *a, json_t *report)
 	return json_object_set_new(report, "cache_hot_moves", json_pack(
 		"{s:I, s:I, s:{s:I, s:I}, s:o, s:o}",
 		"migration_cost_ns", (json_int_t)v->opts->migration_cost_ns,
-		"actual_affine_hot", (json_int_t)c->affine_hot,
+		"actual_affine_hot", (json_int_t)v->state->wc.affine_hot,
 		"no_hot_affine_instead",
 		"prev_idle_run_at_once", (json_int_t)c->gate_prev_idle,
 		"prev_busy_queue_on_prev_side", (json_int_t)c->gate_prev_busy,

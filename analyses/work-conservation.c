@@ -6,7 +6,7 @@
  * assumed able to run on the idle CPU (reported as such).  Also counts
  * load-balancer migrations that moved a task from a less to a more loaded
  * CPU ("useless"), and, for those between two LLCs, whether Jianyong Wu's
- * "allow imbalance between LLCs under NUMA" (seed 001, never merged) would
+ * "allow imbalance between LLCs under NUMA" (May 2025, never merged) would
  * have kept the imbalance instead.  State per CPU only: O(CPUs).
  */
 #include <errno.h>

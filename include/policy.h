@@ -30,11 +30,11 @@ enum sr_feature {
 	SR_F_SIS_AVG_CPU	= 1 << 5,
 	SR_F_TTWU_QUEUE		= 1 << 6,
 	SR_F_LB_BIAS		= 1 << 7,
-	SR_F_NO_HOT_AFFINE	= 1 << 8,	/* seed 000 patch 3/3 */
+	SR_F_NO_HOT_AFFINE	= 1 << 8,	/* Turner, Jan 2011, unmerged */
 	SR_F_HOT_IMBALANCE	= 1 << 9,	/* Turner's alternative, same thread */
-	SR_F_WAKEE_HEAVY	= 1 << 10,	/* seed 002 */
-	SR_F_SIS_SMT_WEIGHT	= 1 << 11,	/* seed 003 patch 3 (dropped) */
-	SR_F_LLC_IMBALANCE	= 1 << 12,	/* seed 001 */
+	SR_F_WAKEE_HEAVY	= 1 << 10,	/* Gorman, heavy wakers, Oct 2021 */
+	SR_F_SIS_SMT_WEIGHT	= 1 << 11,	/* Gorman, proportional to cores, dropped */
+	SR_F_LLC_IMBALANCE	= 1 << 12,	/* Wu, LLCs under NUMA, 2025 */
 	SR_F_AFFINE_WAKEUPS	= 1 << 13,
 };
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * effective_load() of kernel/sched_fair.c, 2.6.38 - 3.7 (verified against
- * 2.6.38 and 3.0.1): Paul Turner's rewrite (977dda7c9b54, seed 000 patch
- * 1/3).  The group's share on a CPU is recomputed from the instantaneous
+ * 2.6.38 and 3.0.1): Paul Turner's rewrite, commit 977dda7c9b54 "sched:
+ * Update effective_load() to use global share weights".  The group's share on a CPU is recomputed from the instantaneous
  * weight there over the global tg->load_weight, clamped to MIN_SHARES,
  * and the delta to the current entity weight is carried up.
  */

@@ -3,7 +3,7 @@
  * calculate_imbalance(), group_has_spare branch, Linux 6.0 - 6.18
  * (kernel/sched/fair.c), with and without Jianyong Wu's "sched/fair: allow
  * imbalance between LLCs under NUMA" (28 May 2025, against tip at fair.c
- * 0fb9bf995a47; never merged; seed 001).  The patch adds, after the SD_NUMA
+ * 0fb9bf995a47; never merged).  The patch adds, after the SD_NUMA
  * adjust_numa_imbalance() block and before "env->imbalance >>= 1":
  *   if sd->child has SD_SHARE_LLC and sd->parent has SD_NUMA:
  *       llc_nr = sd->span_weight / child_weight

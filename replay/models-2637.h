@@ -73,7 +73,7 @@ struct sr_hot_in {
 int sr_task_hot_2638(const struct sr_policy *pol, const struct sr_hot_in *in, uint64_t now,
 		  struct sr_trail *t);
 /*
- * task_hot_lazy(p) of seed 000 patch 3/3: task_hot() at the stale
+ * task_hot_lazy(p) of Turner's NO_HOT_AFFINE patch (Jan 2011, unmerged): task_hot() at the stale
  * @clock_task of task_rq(p); only if that says hot, at the updated @now.
  */
 int sr_task_hot_lazy_2638(const struct sr_policy *pol, const struct sr_hot_in *in,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The modern wake-affine family: wake_wide() and record_wakee() (3.12 -> 6.18,
- * plus seed 002's heavy-waker coupling) and wake_affine() with its helpers
+ * plus Gorman's unmerged heavy-waker coupling, Oct 2021) and wake_affine() with its helpers
  * (4.14 -> 6.18).  Used by replay/select_task_rq_fair-4.14.c; exported so
  * unit tests and the state code can call the pieces alone.
  *
@@ -24,7 +24,7 @@
  * be NULL.
  *   _312:  Michael Wang, 3.12 - 4.2 (checked inside wake_affine())
  *   _43:   Mike Galbraith's master/slave form, 4.3 - 6.18
- *   _heavy: seed 002 (never merged), on the wakee_flips_heavy counters
+ *   _heavy: "sched/fair: Couple wakee flips with heavy wakers" (never merged), on the wakee_flips_heavy counters
  */
 bool sr_wake_wide_312(const struct sr_wake_ctx *ctx, struct sr_decision *d);
 bool sr_wake_wide_43(const struct sr_wake_ctx *ctx, struct sr_decision *d);

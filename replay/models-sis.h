@@ -2,7 +2,7 @@
 /*
  * The idle-sibling family: select_idle_sibling() by era (4.9 -> 6.18), the
  * fork/exec slow path find_idlest_cpu() (5.7 -> 6.18) with its NUMA
- * imbalance rules, and seed 001's LLC-imbalance verdict (Jianyong Wu, 2025,
+ * imbalance rules, and the LLC-imbalance verdict of Jianyong Wu's patch (2025,
  * unmerged).  sr_select_idle_sibling()/sr_find_idlest_cpu() (models.h) are
  * the entry points; the pieces are exported for unit tests and state code.
  */
@@ -84,7 +84,6 @@ struct sr_sis {
 
 #define SR_SIS_NONE	(-1)
 
-bool sr_sis_idle_cpu(const struct sr_sis *s, int cpu);
 bool sr_sis_available_idle(const struct sr_sis *s, int cpu);
 bool sr_sis_sched_idle(const struct sr_sis *s, int cpu);
 bool sr_sis_allowed(const struct sr_sis *s, int cpu);
@@ -137,9 +136,6 @@ void sr_sis_scan_llc(struct sr_sis *s, struct sr_cpumask *cpus, bool has_idle_co
 /* Record the scan's step and effects; returns the CPU found or SR_SIS_NONE. */
 int sr_sis_scan_done(struct sr_sis *s, bool has_idle_core, const char *check,
 		     const struct sr_sis_scan *r);
-
-/* One core of the single pass (5.12 -> 6.18): the core, or SR_SIS_NONE; *idle may be set. */
-int sr_select_idle_core_512(struct sr_sis *s, int core, struct sr_cpumask *cpus, int *idle);
 
 /* The era bodies after the prefix: 4.9 - 5.11, 5.12 - 5.19, 6.0 - 6.18. */
 int sr_select_idle_sibling_49(struct sr_sis *s);

@@ -3,26 +3,29 @@
  * Preset registry and policy specs.
  *
  * Feature defaults are kernel/sched/features.h (sched_features.h before 3.3)
- * of each version, read in the trees of reference §0: 2.6.37.6, 2.6.38,
- * 4.14.177, 4.19.304, 5.4.59, 5.15, 6.12 and 6.18.2; 5.10/5.11/6.0 from
- * reference §6.2 (SIS_AVG_CPU until 5.11, SIS_UTIL on / SIS_PROP off from 6.0,
- * SIS_PROP gone by 6.8).  TTWU_QUEUE is the !PREEMPT_RT default.
+ * of each version, read in the releases 2.6.37.6, 2.6.38, 4.14.177, 4.19.304,
+ * 5.4.59, 5.10, 5.11, 5.15, 6.0, 6.1.192, 6.12.117 and 6.18.2: SIS_AVG_CPU
+ * until 5.11, SIS_UTIL on and SIS_PROP off from 6.0 (commit 70fb5ccf2ebb,
+ * "sched/fair: Introduce SIS_UTIL to search idle CPU based on sum of util_avg"),
+ * SIS_PROP gone by 6.8.  TTWU_QUEUE is the !PREEMPT_RT default.
  *
  * Values that no kernel fixes, chosen here:
- *  - hot_imbalance_pct = 150: seed 000 (Paul Turner, Jan 2011) proposes raising
+ *  - hot_imbalance_pct = 150: Paul Turner ("[wake_afine fixes/improvements 0/3]",
+ *    Jan 2011) proposes raising
  *    the imbalance_pct "required for a hot task rather than blocking the move
  *    entirely" (Mike Galbraith's objection to NO_HOT_AFFINE: a perturbed
  *    ping-pong pair would never come back together) and names no number.  150
  *    doubles the 25% margin of the 2.6.38 MC domain (125), between stock
  *    behaviour and NO_HOT_AFFINE's outright refusal.
- *  - sis_min_loops = 2: seed 003 patch 3's sis_min_cores ("a min of 2 loops
- *    instead of 4"), before it is scaled by the SMT weight.
+ *  - sis_min_loops = 2: sis_min_cores of Mel Gorman's "sched/fair: Make
+ *    select_idle_cpu() proportional to cores" (patch 3/5 of "Scan for an idle
+ *    sibling in a single pass" v3, Jan 2021, dropped): "a min of 2 loops
+ *    instead of 4", before it is scaled by the SMT weight.
  *  - sis_avg_scan_cost_ns = 2000: sd->avg_scan_cost is never traced; 2 us is
- *    reference W15's figure, the order of one scan of a 16-CPU LLC.  Results
+ *    the order of one scan of a 16-CPU LLC (docs/models.md, W15).  Results
  *    that depend on it carry SR_DEP_SCAN_COST.
  *  - migration_cost_ns = 500000: sysctl_sched_migration_cost in every version.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,15 +60,15 @@ static const struct preset_entry presets[] = {
 	    &sr_srqf_2637_ops, KNOBS(SR_KV3(2, 6, 37), F_2637, false) }, SR_KV3(2, 6, 37) },
 	{ { "linux-2.6.38", "2.6.38-3.0",
 	    "wake_affine(2.6.38, s64) + effective_load(Turner) + select_idle_sibling(2.6.37)",
-	    "2.6.38: Paul Turner's effective_load rewrite (seed 000 patch 1/3), autogroup", false,
+	    "2.6.38: Paul Turner's effective_load rewrite (977dda7c9b54), autogroup", false,
 	    &sr_srqf_2638_ops, KNOBS(SR_KV3(2, 6, 38), F_2637, true) }, SR_KV(3, 0) },
 	{ { "linux-2.6.38+no-hot-affine", "2.6.38-3.0",
 	    "linux-2.6.38 + task_hot_lazy() gate on want_affine (NO_HOT_AFFINE)",
-	    "2.6.38 + seed 000 patch 3/3 (unmerged): no affine wakeup of a cache-hot task", true,
+	    "2.6.38 + Turner's NO_HOT_AFFINE (2011, unmerged): no affine wakeup of a hot task", true,
 	    &sr_srqf_2638_ops, KNOBS(SR_KV3(2, 6, 38), F_2637 | SR_F_NO_HOT_AFFINE, true) }, 0 },
 	{ { "linux-2.6.38+hot-imbalance", "2.6.38-3.0",
 	    "linux-2.6.38 + hot_imbalance_pct in wake_affine for hot wakees (HOT_IMBALANCE)",
-	    "2.6.38 + Turner's alternative in seed 000 (unwritten): other imbalance_pct when hot",
+	    "2.6.38 + Turner's unwritten alternative (2011): other imbalance_pct when hot",
 	    true, &sr_srqf_2638_ops, KNOBS(SR_KV3(2, 6, 38), F_2637 | SR_F_HOT_IMBALANCE, true) },
 	  0 },
 	{ { "linux-4.14", "4.14-4.18",
@@ -87,18 +90,18 @@ static const struct preset_entry presets[] = {
 	    "5.11: last three-pass select_idle_sibling (SIS_AVG_CPU still present, off)", false,
 	    &sr_srqf_414_ops, KNOBS(SR_KV(5, 11), F_54, true) }, 0 },
 	{ { "linux-5.12", "5.12-5.14", WA_510 " + " SIS_D,
-	    "5.12: Mel Gorman's single-pass idle scan (seed 003 patches 1,2,4,5)", false,
+	    "5.12: Mel Gorman's single-pass idle scan (\"Scan for an idle sibling in a single pass\")", false,
 	    &sr_srqf_414_ops, KNOBS(SR_KV(5, 12), F_54, true) }, 0 },
 	{ { "linux-5.12+sis-smt-weight", "5.12-5.14",
 	    WA_510 " + " SIS_D " scanning cores (sched_smt_weight, sis_min_loops)",
-	    "5.12 + seed 003 patch 3 (dropped): select_idle_cpu depth in cores", true,
+	    "5.12 + Gorman's dropped patch: select_idle_cpu() depth proportional to cores", true,
 	    &sr_srqf_414_ops, KNOBS(SR_KV(5, 12), F_54 | SR_F_SIS_SMT_WEIGHT, true) }, 0 },
 	{ { "linux-5.15", "5.15-5.19", WA_510 " + " SIS_D " (wake_avg_idle aging)",
 	    "5.15: SIS_PROP budget from the aged wake_avg_idle", false,
 	    &sr_srqf_414_ops, KNOBS(SR_KV(5, 15), F_54, true) }, 0 },
 	{ { "linux-5.16+wakee-heavy", "5.16-5.19",
 	    "wake_wide(heavy) + record_wakee(heavy) + wake_affine_idle/weight(5.10) + " SIS_D,
-	    "5.16 + seed 002 (unmerged): heavy wakers pass wakee flips on", true,
+	    "5.16 + Gorman's \"Couple wakee flips with heavy wakers\" (2021, unmerged)", true,
 	    &sr_srqf_414_ops, KNOBS(SR_KV(5, 16), F_54 | SR_F_WAKEE_HEAVY, true) }, 0 },
 	{ { "linux-6.0", "6.0", WA_510 " + " SIS_E,
 	    "6.0: SIS_UTIL replaces SIS_PROP (default off)", false,
@@ -156,15 +159,15 @@ static const struct sr_knob_desc knobs[] = {
 	FEAT("AFFINE_WAKEUPS", SR_F_AFFINE_WAKEUPS, KV_OLD, SR_KV(3, 0),
 	     "2.6.3x: allow affine wakeups at all"),
 	FEAT("NO_HOT_AFFINE", SR_F_NO_HOT_AFFINE, SR_KV3(2, 6, 38), SR_KV(3, 0),
-	     "seed 000 patch 3/3 (unmerged): no affine wakeup of a cache-hot task"),
+	     "Turner, sched_feat(NO_HOT_AFFINE), 2011, unmerged: no affine wakeup of a hot task"),
 	FEAT("HOT_IMBALANCE", SR_F_HOT_IMBALANCE, SR_KV3(2, 6, 38), SR_KV(3, 0),
-	     "seed 000 idea (unmerged): hot wakees use hot_imbalance_pct"),
+	     "Turner's unwritten alternative, 2011: hot wakees use hot_imbalance_pct"),
 	FEAT("WAKEE_HEAVY", SR_F_WAKEE_HEAVY, SR_KV(4, 14), 0,
-	     "seed 002 (unmerged): heavy wakers pass wakee flips on; wider wake_wide"),
+	     "Gorman, Couple wakee flips with heavy wakers, 2021, unmerged: wider wake_wide"),
 	FEAT("SIS_SMT_WEIGHT", SR_F_SIS_SMT_WEIGHT, SR_KV(5, 12), SR_KV(5, 19),
-	     "seed 003 patch 3 (dropped): SIS_PROP depth in cores, sis_min_loops"),
+	     "Gorman, select_idle_cpu() proportional to cores, 2021, dropped: sis_min_loops"),
 	FEAT("LLC_IMBALANCE", SR_F_LLC_IMBALANCE, SR_KV(6, 0), 0,
-	     "seed 001 (unmerged): tolerate imbalance between LLCs under NUMA"),
+	     "Wu, allow imbalance between LLCs under NUMA, 2025, unmerged"),
 	INTK("migration_cost", migration_cost_ns, -1, INT32_MAX, KV_OLD, 0,
 	     "sysctl_sched_migration_cost, ns (-1: always hot)"),
 	INTK("hot_imbalance_pct", hot_imbalance_pct, 100, 1000, SR_KV3(2, 6, 38), SR_KV(3, 0),
@@ -218,31 +221,50 @@ bool sr_knob_applies(const struct sr_knob_desc *k, unsigned int kver)
 	return k && kver >= k->kver_min && (!k->kver_max || kver <= k->kver_max);
 }
 
+/*
+ * The one place that knows how an integer knob is stored: read (@v NULL)
+ * or write (@v given) the field of @kn that @k names, as int64_t.
+ */
+static int knob_field(struct sr_knobs *kn, const struct sr_knob_desc *k, int64_t *out,
+		      const int64_t *v)
+{
+	char *field = (char *)kn + k->offset;
+
+	switch (k->size) {
+	case sizeof(bool):
+		if (v)
+			*(bool *)field = *v;
+		*out = *(bool *)field;
+		return 0;
+	case sizeof(int):
+		if (v)
+			*(int *)field = (int)*v;
+		*out = *(int *)field;
+		return 0;
+	case sizeof(int64_t):
+		if (v)
+			*(int64_t *)field = *v;
+		*out = *(int64_t *)field;
+		return 0;
+	}
+	return -EINVAL;
+}
+
 int sr_knob_get(const struct sr_knobs *knobs_in, const struct sr_knob_desc *k, int64_t *val)
 {
-	const char *field;
-
 	if (!knobs_in || !k || !val)
 		return -EINVAL;
 	if (k->kind == SR_KNOB_FEATURE) {
 		*val = !!(knobs_in->features & k->feature);
 		return 0;
 	}
-	field = (const char *)knobs_in + k->offset;
-	if (k->size == sizeof(bool))
-		*val = *(const bool *)field;
-	else if (k->size == sizeof(int))
-		*val = *(const int *)field;
-	else if (k->size == sizeof(int64_t))
-		*val = *(const int64_t *)field;
-	else
-		return -EINVAL;
-	return 0;
+	/* read-only use of the accessor: no value is written */
+	return knob_field((struct sr_knobs *)knobs_in, k, val, NULL);
 }
 
 int sr_knob_set(struct sr_knobs *kn, const struct sr_knob_desc *k, int64_t v)
 {
-	char *field = (char *)kn + k->offset;
+	int64_t now;
 
 	if (v < k->min || v > k->max)
 		return -EINVAL;
@@ -250,52 +272,7 @@ int sr_knob_set(struct sr_knobs *kn, const struct sr_knob_desc *k, int64_t v)
 		kn->features = v ? kn->features | k->feature : kn->features & ~k->feature;
 		return 0;
 	}
-	if (k->size == sizeof(bool))
-		*(bool *)field = v;
-	else if (k->size == sizeof(int))
-		*(int *)field = (int)v;
-	else if (k->size == sizeof(int64_t))
-		*(int64_t *)field = v;
-	else
-		return -EINVAL;
-	return 0;
-}
-
-/* A leading number of 1-3 digits (none in a release is longer); advances *s, else -1. */
-static int release_num(const char **s)
-{
-	int v = 0, n = 0;
-
-	while (isdigit((unsigned char)**s)) {
-		if (++n > 3)
-			return -1;
-		v = v * 10 + (**s - '0');
-		(*s)++;
-	}
-	return n ? v : -1;
-}
-
-/* "6.1.0-27-amd64" -> SR_KV(6, 1); "2.6.38-rc1" -> SR_KV3(2, 6, 38); 0 when malformed. */
-static unsigned int parse_release(const char *s)
-{
-	int major, minor, sub = 0;
-
-	major = release_num(&s);
-	if (major < 0 || *s++ != '.')
-		return 0;
-	minor = release_num(&s);
-	if (minor < 0 || minor > 255)
-		return 0;
-	if (major == 2 && minor == 6) {
-		if (*s++ != '.')
-			return 0;
-		sub = release_num(&s);
-		if (sub < 0 || sub > 255)
-			return 0;
-	} else if (major < 3 || major > 255) {
-		return 0;
-	}
-	return SR_KV3(major, minor, sub);
+	return knob_field(kn, k, &now, &v);
 }
 
 /* Nearest unpatched preset at or below @kv whose model family still covers @kv. */
@@ -323,7 +300,7 @@ const char *sr_preset_for_release(const char *uname_release)
 
 	if (!uname_release)
 		return NULL;
-	kv = parse_release(uname_release);
+	kv = sr_release_kv(uname_release);
 	e = kv ? preset_for_kver(kv) : NULL;
 	return e ? e->p.name : NULL;
 }
@@ -350,7 +327,7 @@ static int policy_from_name(struct sr_policy *pol, const char *name)
 	}
 	if (!strncmp(name, "linux-", 6))
 		name += 6;
-	kv = parse_release(name);
+	kv = sr_release_kv(name);
 	e = kv ? preset_for_kver(kv) : NULL;
 	if (!e)
 		return -EINVAL;

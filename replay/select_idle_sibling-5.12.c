@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * select_idle_sibling() single pass, Linux 5.12 - 5.19 (kernel/sched/fair.c):
- * Mel Gorman's "Scan for an idle sibling in a single pass" (seed 003, merged
+ * Mel Gorman's "Scan for an idle sibling in a single pass" (v3, Jan 2021, merged
  * for 5.12 without patch 3) with Rik van Riel's select_idle_smt() on prev's
  * siblings (c722f35b513f, in 5.12.9), select_idle_core() for one core and
  * select_idle_cpu() with the SIS_PROP depth:
@@ -30,7 +30,7 @@ uint64_t sr_sis_aged_wake_avg_idle(uint64_t wake_avg_idle, uint64_t stamp, uint6
 	return wake_avg_idle;
 }
 
-int sr_select_idle_core_512(struct sr_sis *s, int core, struct sr_cpumask *cpus, int *idle)
+static int sr_select_idle_core_512(struct sr_sis *s, int core, struct sr_cpumask *cpus, int *idle)
 {
 	bool all = true;
 	int c;

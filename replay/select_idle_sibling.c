@@ -20,7 +20,7 @@ static const struct sr_rq *rq_of(const struct sr_sis *s, int cpu)
 }
 
 /* idle_cpu(): curr is the idle task, nothing queued, no wakeup in flight (3.x+). */
-bool sr_sis_idle_cpu(const struct sr_sis *s, int cpu)
+static bool sr_sis_idle_cpu(const struct sr_sis *s, int cpu)
 {
 	const struct sr_rq *rq = rq_of(s, cpu);
 

@@ -5,7 +5,8 @@
  * find_idlest_group()/find_idlest_cpu() and the select_fallback_rq() of
  * the select_task_rq() wrapper in kernel/sched.c.  2.6.37 also calls
  * update_shares() (LB_SHARES_UPDATE) before the affine decision.
- * The NO_HOT_AFFINE gate on want_affine is seed 000 patch 3/3 (unmerged).
+ * The NO_HOT_AFFINE gate on want_affine is Paul Turner's unmerged "sched:
+ * introduce sched_feat(NO_HOT_AFFINE)" (Jan 2011).
  * forkexec_idx and wake_idx are 0 on x86: every load is weighted_cpuload().
  */
 #include <errno.h>

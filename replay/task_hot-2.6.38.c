@@ -6,7 +6,8 @@
  * next buddy counts; core-scheduling cookies (5.14+) are assumed absent.
  * The cache-hot tail of can_migrate_task(), 2.6.37 - 3.0.
  * task_hot_lazy() and the NO_HOT_AFFINE gate it serves are Paul Turner's
- * unmerged seed 000 patch 3/3 (Jan 2011, against 2.6.38-rc).
+ * unmerged "sched: introduce sched_feat(NO_HOT_AFFINE)", patch 3/3 of Paul
+ * Turner's "wake_afine fixes/improvements" (Jan 2011, against 2.6.38-rc).
  */
 #include <errno.h>
 #include <limits.h>

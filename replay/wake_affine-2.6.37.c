@@ -7,7 +7,8 @@
  * weighted_cpuload().  Both eras share the bit patterns of modular
  * arithmetic; they differ in effective_load() and in which comparisons
  * are signed.  SR_F_HOT_IMBALANCE adds Paul Turner's alternative from the
- * seed 000 thread (an idea, never posted as code): a hot wakee is pulled
+ * "wake_afine fixes/improvements" thread (Jan 2011; an idea, never
+ * posted as code): a hot wakee is pulled
  * only across an imbalance of knobs.hot_imbalance_pct, i.e. the bias moves
  * from prev's side of the comparison to this CPU's side.
  */

@@ -45,7 +45,8 @@ bool sr_wake_wide_312(const struct sr_wake_ctx *ctx, struct sr_decision *d)
 	return wide;
 }
 
-/* Galbraith's test; @heavy adds seed 002's "a heavy master alone is enough". */
+/* Galbraith's test; @heavy adds Gorman's heavy-waker rule (Oct 2021): "a heavy master
+ * alone is enough". */
 static bool wake_wide_ms(const struct sr_wake_ctx *ctx, struct sr_decision *d, bool heavy)
 {
 	unsigned int factor = (unsigned int)sr_llc_size(ctx->topo, ctx->this_cpu);

@@ -16,10 +16,12 @@ struct sr_cli {
 	const char *prog;
 };
 
-/* Preconditions a command states in the table (like git's builtin flags). */
+/*
+ * Preconditions a command states in the table and the dispatcher enforces
+ * before calling it (like git's run_builtin() flags).
+ */
 enum sr_cmd_flags {
-	SR_CMD_NEEDS_TRACE	= 1 << 0,	/* takes a trace.dat argument */
-	SR_CMD_NEEDS_TRACEFS	= 1 << 1,	/* needs a writable tracefs (root) */
+	SR_CMD_NEEDS_ROOT	= 1 << 0,	/* writes tracefs: refused early unless root */
 };
 
 struct sr_cmd {

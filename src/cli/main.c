@@ -7,21 +7,22 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <jansson.h>
 #include <trace-cmd/trace-cmd.h>
 #include "cli.h"
 
 static const struct sr_cmd commands[] = {
-	{ "analyze", sr_cmd_analyze, SR_CMD_NEEDS_TRACE, "TRACE [options]",
+	{ "analyze", sr_cmd_analyze, 0, "TRACE [options]",
 	  "rebuild runqueue state, account every wakeup, replay policies; JSON report" },
-	{ "explain", sr_cmd_explain, SR_CMD_NEEDS_TRACE, "TRACE --pid P --at T | --wakeup N",
+	{ "explain", sr_cmd_explain, 0, "TRACE --pid P --at T | --wakeup N",
 	  "explain one wakeup check by check, for each policy" },
-	{ "diff", sr_cmd_diff, SR_CMD_NEEDS_TRACE, "TRACE --policy A --policy B",
+	{ "diff", sr_cmd_diff, 0, "TRACE --policy A --policy B",
 	  "compare two policies on one trace, with a counterfactual cost" },
 	{ "policies", sr_cmd_policies, 0, "[--json]", "list placement model presets and their knobs" },
 	{ "topology", sr_cmd_topology, 0, "[--root DIR | --topology ARG] [--json] [-o FILE]",
 	  "print the machine topology understood (CPUs, LLCs, nodes, sched domains)" },
-	{ "record", sr_cmd_record, SR_CMD_NEEDS_TRACEFS,
+	{ "record", sr_cmd_record, SR_CMD_NEEDS_ROOT,
 	  "-o FILE [options] -- COMMAND...", "record a trace and a machine snapshot" },
 };
 
@@ -60,7 +61,7 @@ int sr_cli_exit_for(int err)
 
 static const char *flag_note(unsigned int flags)
 {
-	if (flags & SR_CMD_NEEDS_TRACEFS)
+	if (flags & SR_CMD_NEEDS_ROOT)
 		return " (needs root and tracefs)";
 	return "";
 }
@@ -74,6 +75,23 @@ static void usage(FILE *f)
 			flag_note(commands[i].flags));
 	fprintf(f, "\n'schedreplay <command> --help' describes a command's options.\n"
 		   "Exit codes: 0 success, 1 internal failure, 2 bad input (trace, flags).\n");
+}
+
+static bool wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
+}
+
+/* What the table says a command needs, checked before it runs. */
+static int run_cmd(const struct sr_cli *cli, const struct sr_cmd *cmd, int argc, char **argv)
+{
+	if ((cmd->flags & SR_CMD_NEEDS_ROOT) && geteuid() && !wants_help(argc, argv))
+		return sr_cli_error(cli, SR_EXIT_BAD_INPUT, "%s needs root (it writes tracefs)",
+				    cmd->name);
+	return cmd->fn(cli, argc, argv);
 }
 
 static const struct sr_cmd *find_cmd(const char *name)
@@ -118,5 +136,5 @@ int main(int argc, char **argv)
 	if (!cmd)
 		return sr_cli_error(&cli, SR_EXIT_BAD_INPUT, "unknown command '%s' (see --help)",
 				    argv[i]);
-	return cmd->fn(&cli, argc - i, argv + i);
+	return run_cmd(&cli, cmd, argc - i, argv + i);
 }

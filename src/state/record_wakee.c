@@ -3,7 +3,7 @@
  * kernel/sched/fair.c: record_wakee(), 3.12 - 6.18.2 (unchanged; called from
  * task_waking_fair() up to 4.4, from select_task_rq_fair() since 4.9), and
  * the same counter evolved by Mel Gorman's "sched/fair: Couple wakee flips
- * with heavy wakers" (seed 002, never merged).  Runqueue state keeps these
+ * with heavy wakers" (Oct 2021, never merged).  Runqueue state keeps these
  * counters; wake_wide() in replay/ reads them.
  *
  * Counters are unsigned int as in task_struct, so products wrap at 2^32 as they

@@ -23,7 +23,7 @@ static enum sr_wclass classify(const struct sr_task *t)
 	}
 }
 
-/* record_wakee() as the kernel does it, seed 002's counters first (they share the stamp). */
+/* record_wakee() as the kernel does it; the heavy-waker counters first (they share the stamp). */
 static void track_wakee(struct sr_state *s, struct sr_task *waker, struct sr_task *p, int cpu)
 {
 	uint64_t jiffies = s->now / (SR_NSEC_PER_SEC / (uint64_t)s->cfg.hz);

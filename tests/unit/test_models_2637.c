@@ -3,7 +3,7 @@
  * The 2.6.37 - 3.0 models: effective_load (both forms), wake_affine (both
  * eras), task_hot/task_hot_lazy/NO_HOT_AFFINE/HOT_IMBALANCE,
  * select_idle_sibling and select_task_rq_fair incl. the fork slow path.
- * Expected numbers are worked by hand in the comments (reference §11).
+ * Expected numbers are worked by hand in the comments (docs/models.md, W1 - W7, W20).
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The 4.14 - 6.18 wakeup models: wake_affine_idle/weight/wake_affine (W8 - W12),
- * wake_wide and record_wakee with seed 002's variants (W13, W14, §5.3),
+ * The 4.14 - 6.18 wakeup models (worked examples Wn of docs/models.md):
+ * wake_affine_idle/weight/wake_affine (W8 - W12),
+ * wake_wide and record_wakee with Gorman's heavy-waker variants (W13, W14),
  * task_h_load (W21), and the select_task_rq_fair() flow of sr_srqf_414_ops
  * (W8, W22 placement, affinity, NUMA, fork/exec), on topologies where
  * select_idle_sibling()/find_idlest_cpu() have an obvious answer.
@@ -579,7 +580,7 @@ static void test_w13_wake_wide(void **state)
 	fx_free(f);
 }
 
-/* W13 / §5.3: seed 002's wake_wide, and where it differs from mainline. */
+/* W13: the heavy-waker wake_wide, and where it differs from mainline. */
 static void test_w13_wake_wide_heavy(void **state)
 {
 	struct fx *f = fx_new("cores-per-llc=8", SR_ERA_511, 0, 4);
@@ -693,7 +694,7 @@ static void test_w14_record_wakee(void **state)
 	assert_int_equal(sr_record_wakee(&w, &p, 1, 0, 8), -EINVAL);
 }
 
-/* W14, seed 002: f 8, min 16; a waker at 40 > 2 * 16 lends its wakee a flip. */
+/* W14, heavy-waker variant: f 8, min 16; a waker at 40 > 2 * 16 lends its wakee a flip. */
 static void test_w14_record_wakee_heavy(void **state)
 {
 	struct sr_task_view w = { .pid = 1, .wakee_flips_heavy = 40, .wakee_flips = 40,
@@ -725,7 +726,7 @@ static void test_w14_record_wakee_heavy(void **state)
 	assert_int_equal(sr_record_wakee_heavy(&w, &p, 1251, 250, 0), -EINVAL);
 }
 
-/* ---- the §6.1 flow through sr_srqf_414_ops (every CPU busy unless said) ---- */
+/* ---- the select_task_rq_fair() flow through sr_srqf_414_ops (every CPU busy unless said) ---- */
 
 static int flow(struct fx *f)
 {
@@ -832,7 +833,7 @@ static void test_flow_wake_wide(void **state)
 	assert_non_null(find_step(f, "select_task_rq_fair", "break"));
 	assert_null(find_step(f, "wake_affine", NULL));
 	assert_true(f->d.depends & SR_DEP_TOPOLOGY);
-	/* seed 002: (40, 3) is wide only with the heavy variant. */
+	/* (40, 3) is wide only with the heavy-waker variant. */
 	set_flips(f, 40, 3);
 	f->ctx.unknown = 0;
 	assert_int_equal(flow(f), 0);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The idle-sibling family: select_idle_sibling() by era (W15 - W17 and every
+ * The idle-sibling family: select_idle_sibling() by era (docs/models.md W15 - W17 and every
  * branch of 4.9 - 6.18), find_idlest_cpu() with the NUMA imbalance rules
- * (W18), and seed 001's LLC-imbalance verdict (W19).
+ * (W18), and Jianyong Wu's LLC-imbalance verdict (W19).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -1006,7 +1006,7 @@ static void test_find_idlest_bad_input(void **state)
 	fx_free(f);
 }
 
-/* ---- group_classify() and Jianyong Wu's LLC allowance (seed 001) ---- */
+/* ---- group_classify() and Jianyong Wu's LLC allowance (May 2025, unmerged) ---- */
 
 static void test_group_classify(void **state)
 {
