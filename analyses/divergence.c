@@ -21,7 +21,8 @@ struct pol_stats {
 	struct tally by[SR_BY_NR_DECIDERS];
 	uint64_t miss_rel[SR_REL_NR];
 	uint64_t dep[16];			/* undetermined decisions by input */
-	struct tally fork;			/* sched_wakeup_new placements, determined */
+	struct tally fork_any;			/* sched_wakeup_new placements, every answer */
+	struct tally fork;			/* the determined ones */
 	uint64_t fork_undetermined, fork_errors;
 };
 
@@ -91,9 +92,13 @@ static void count_one(struct pol_stats *ps, const struct sr_brief *b, const stru
 /* Fork placements (find_idlest_cpu() and friends) are tallied on their own. */
 static void count_fork(struct pol_stats *ps, const struct sr_brief *b, const struct sr_wakeup *w)
 {
-	if (b->cpu < 0)
+	if (b->cpu < 0) {
 		ps->fork_errors++;
-	else if (!b->determined || w->uncertain)
+		return;
+	}
+	ps->fork_any.match += b->cpu == w->cpu;
+	ps->fork_any.miss += b->cpu != w->cpu;
+	if (!b->determined || w->uncertain)
 		ps->fork_undetermined++;
 	else if (b->cpu == w->cpu)
 		ps->fork.match++;
@@ -141,7 +146,7 @@ static json_t *policy_json(const struct sr_policy *pol, const struct pol_stats *
 			json_object_set_new(dep, sr_dep_name(1u << i),
 					    json_integer((json_int_t)ps->dep[i]));
 	return json_pack("{s:s, s:s?, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:o}, s:I, s:o, s:o,"
-			 " s:{s:o, s:I, s:I}}",
+			 " s:{s:o, s:o, s:I, s:I}}",
 			 "policy", pol->name, "kernel_range", pol->kernel_range,
 			 "all", tally_json(&ps->any), "all_moved", tally_json(&ps->any_moved),
 			 "determined", tally_json(&ps->all), "moved", tally_json(&ps->moved),
@@ -150,7 +155,7 @@ static json_t *policy_json(const struct sr_policy *pol, const struct pol_stats *
 			 "depends_on", dep,
 			 "model_errors", (json_int_t)ps->failed,
 			 "by_step", by, "misses_by_relation", rel,
-			 "fork", "determined", tally_json(&ps->fork),
+			 "fork", "all", tally_json(&ps->fork_any), "determined", tally_json(&ps->fork),
 			 "undetermined", (json_int_t)ps->fork_undetermined,
 			 "model_errors", (json_int_t)ps->fork_errors);
 }

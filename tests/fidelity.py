@@ -30,12 +30,24 @@ def topology_for(trace):
     return None
 
 
+def is_qemu(trace):
+    return "/fixtures/qemu" in os.path.abspath(trace) and "qemu-zlib" not in trace
+
+
 def root_cgroup(trace):
     """QEMU guests run no cgroups and boot with autogroup off, but for the cgroup and
     autogroup workloads: there every task is in the root task group."""
     name = os.path.basename(trace)
-    return "/qemu/" in os.path.abspath(trace) and not any(w in name for w in ("cgroup",
-                                                                           "autogroup"))
+    return is_qemu(trace) and not any(w in name for w in ("cgroup", "autogroup"))
+
+
+def workload(trace):
+    return os.path.splitext(os.path.basename(trace))[0]
+
+
+def topology_name(trace):
+    return os.path.basename(os.path.dirname(os.path.abspath(trace))) if is_qemu(trace) \
+        else "local"
 
 
 def analyze(binary, trace, topo, policies):
@@ -71,6 +83,16 @@ def one(binary, trace):
     misses = {k: v["miss"] for k, v in m["by_step"].items() if v["miss"]}
     return {
         "trace": os.path.relpath(trace),
+        "workload": workload(trace),
+        "topo": topology_name(trace),
+        "counts": {"placed": rep["wakeups"]["placed"],
+                   "match": m["all"]["match"], "moved": m["all_moved"]["match"] + m["all_moved"]["miss"],
+                   "moved_match": m["all_moved"]["match"],
+                   "det": m["determined"]["match"] + m["determined"]["miss"],
+                   "det_match": m["determined"]["match"],
+                   "prev": pols["naive-prev"]["all"]["match"],
+                   "fork": m["fork"]["all"]["match"] + m["fork"]["all"]["miss"],
+                   "fork_match": m["fork"]["all"]["match"]},
         "topology": topo or "assumed flat",
         "kernel": rep["trace"]["kernel"]["release"],
         "preset": preset,
@@ -100,6 +122,64 @@ def one(binary, trace):
 
 def pct(x):
     return "   -  " if x is None else f"{100 * x:5.1f}%"
+
+
+def kernel_of(r):
+    rel = r["kernel"] or "?"
+    parts = rel.split(".")
+    return ".".join(parts[:2]) if len(parts) >= 2 else rel
+
+
+def total(rows):
+    keys = rows[0]["counts"].keys() if rows else []
+    return {k: sum(r["counts"][k] or 0 for r in rows) for k in keys}
+
+
+def share(a, b):
+    return None if not b else a / b
+
+
+def summary_line(label, rows):
+    c = total(rows)
+    return (f"  {label:34} {c['placed']:7} {pct(share(c['match'], c['placed']))} "
+            f"{pct(share(c['moved_match'], c['moved']))} {pct(share(c['det'], c['placed']))} "
+            f"{pct(share(c['det_match'], c['det']))} {pct(share(c['prev'], c['placed']))} "
+            f"{pct(share(c['fork_match'], c['fork']))} {c['fork']:6}")
+
+
+def summaries(rows):
+    """Weighted by placed wakeups: per kernel x topology, per kernel x workload, per kernel."""
+    print("\nsummary (weighted by placed wakeups; ping-pong perf_pipe excluded from the groups,"
+          " where always-prev is ~100 %):")
+    print(f"  {'group':34} {'placed':>7} {'model':>6} {'moved':>6} {'det%':>6} {'det ok':>6} "
+          f"{'prev':>6} {'fork':>6} {'forks':>6}")
+    groups = {}
+    for r in rows:
+        if r["workload"] == "perf_pipe":
+            continue
+        k = kernel_of(r)
+        groups.setdefault(("kernel", k), []).append(r)
+        groups.setdefault(("topo", k, r["topo"]), []).append(r)
+        groups.setdefault(("workload", k, r["workload"]), []).append(r)
+    for key in sorted(groups, key=lambda x: (x[1], x[0] != "kernel", x[0], x[2:])):
+        label = key[1] if key[0] == "kernel" else f"{key[1]} {key[0]} {key[2]}"
+        print(summary_line(label, groups[key]))
+    print("\nchecks: model >= always-prev - 0.5 points on every trace; determined decisions "
+          "disagree <= 1 %:")
+    bad = 0
+    for r in rows:
+        c = r["counts"]
+        m, p = share(c["match"], c["placed"]), share(c["prev"], c["placed"])
+        d = share(c["det_match"], c["det"])
+        notes = []
+        if m is not None and p is not None and m < p - 0.005:
+            notes.append(f"below always-prev ({pct(m)} < {pct(p)})")
+        if d is not None and d < 0.99 and c["det"] >= 100:
+            notes.append(f"determined agree {pct(d)}")
+        if notes:
+            bad += 1
+            print(f"  {r['trace'][-52:]:52} " + "; ".join(notes))
+    print(f"  {bad} trace(s) flagged of {len(rows)}")
 
 
 def main(argv):
@@ -153,6 +233,7 @@ def main(argv):
         print(f"  {r['trace'][-44:]:44} misses {r['misses_by_step'] or '{}'}; "
               f"relation {dict((k, v) for k, v in r['misses_by_relation'].items() if v)}; "
               f"undetermined {r['model']['undetermined']} on {r['undetermined_depends_on']}")
+    summaries(rows)
     if out:
         with open(out, "w") as f:
             json.dump({"fixtures": rows}, f, indent=2)
