@@ -18,6 +18,7 @@ struct pol_stats {
 	struct tally all, moved;		/* determined; moved: the kernel did not keep prev */
 	uint64_t undetermined, undet_match_either;
 	uint64_t failed;			/* the model refused its input */
+	uint64_t not_fair;			/* another class's wakee: not a fair placement */
 	struct tally by[SR_BY_NR_DECIDERS];
 	uint64_t miss_rel[SR_REL_NR];
 	uint64_t dep[16];			/* undetermined decisions by input */
@@ -55,7 +56,10 @@ static void count_one(struct pol_stats *ps, const struct sr_brief *b, const stru
 	struct tally *by;
 
 	if (b->cpu < 0) {
-		ps->failed++;
+		if (b->decided_by == SR_BY_NOT_FAIR)
+			ps->not_fair++;
+		else
+			ps->failed++;
 		return;
 	}
 	ps->any.match += b->cpu == w->cpu;
@@ -93,7 +97,7 @@ static void count_one(struct pol_stats *ps, const struct sr_brief *b, const stru
 static void count_fork(struct pol_stats *ps, const struct sr_brief *b, const struct sr_wakeup *w)
 {
 	if (b->cpu < 0) {
-		ps->fork_errors++;
+		ps->fork_errors += b->decided_by != SR_BY_NOT_FAIR;
 		return;
 	}
 	ps->fork_any.match += b->cpu == w->cpu;
@@ -145,7 +149,7 @@ static json_t *policy_json(const struct sr_policy *pol, const struct pol_stats *
 		if (ps->dep[i])
 			json_object_set_new(dep, sr_dep_name(1u << i),
 					    json_integer((json_int_t)ps->dep[i]));
-	return json_pack("{s:s, s:s?, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:o}, s:I, s:o, s:o,"
+	return json_pack("{s:s, s:s?, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:o}, s:I, s:I, s:o, s:o,"
 			 " s:{s:o, s:o, s:I, s:I}}",
 			 "policy", pol->name, "kernel_range", pol->kernel_range,
 			 "all", tally_json(&ps->any), "all_moved", tally_json(&ps->any_moved),
@@ -154,6 +158,7 @@ static json_t *policy_json(const struct sr_policy *pol, const struct pol_stats *
 			 "either_answer_matches", (json_int_t)ps->undet_match_either,
 			 "depends_on", dep,
 			 "model_errors", (json_int_t)ps->failed,
+			 "not_fair_class", (json_int_t)ps->not_fair,
 			 "by_step", by, "misses_by_relation", rel,
 			 "fork", "all", tally_json(&ps->fork_any), "determined", tally_json(&ps->fork),
 			 "undetermined", (json_int_t)ps->fork_undetermined,

@@ -67,6 +67,7 @@ enum sr_decider {
 	SR_BY_SIS_CPU,
 	SR_BY_SIS_SMT,
 	SR_BY_SLOW_PATH,		/* find_idlest_* */
+	SR_BY_NOT_FAIR,			/* an RT/DL/stop wakee: not the fair class's choice */
 	SR_BY_NR_DECIDERS
 };
 
@@ -96,6 +97,17 @@ struct sr_trail {
 	struct sr_step steps[SR_TRAIL_MAX];
 };
 
+/*
+ * What select_idle_sibling() leaves behind in the kernel: hints a later
+ * wakeup reads.  The state follows the recorded kernel's by feeding back the
+ * effects of the answer that matched what the kernel did.
+ */
+struct sr_sis_fx {
+	int target;			/* select_idle_sibling()'s target, -1: not reached */
+	int recent_used_cpu;		/* p->recent_used_cpu afterwards (-1: unknown) */
+	bool cleared_idle_cores;	/* set_idle_cores(target, false) ran */
+};
+
 struct sr_decision {
 	int cpu;			/* chosen CPU under the primary assumption */
 	int alt_cpu;			/* choice under the other sync value, or -1 */
@@ -105,6 +117,7 @@ struct sr_decision {
 	enum sr_decider decided_by;
 	unsigned int depends;		/* enum sr_dep the result depends on */
 	bool determined;		/* depends == 0 */
+	struct sr_sis_fx fx, alt_fx;	/* hints left under cpu's and alt_cpu's sync value */
 	struct sr_trail trail;
 };
 

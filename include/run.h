@@ -34,6 +34,9 @@ struct sr_run {
 	struct sr_state state;
 	struct sr_policy policy[SR_MAX_POLICIES];
 	int nr_policies;
+	struct sr_policy ref;		/* the recorded kernel's model, which the state follows */
+	bool has_ref;
+	int ref_index;			/* the policy identical to ref, -1 none */
 	struct sr_decision *scratch;	/* reused by every placement's decisions */
 	char policy_note[192];		/* how the policies were chosen */
 	struct sr_view view;		/* what the analyses see of all this */

@@ -33,6 +33,14 @@ struct sr_rq {
 	unsigned long util_avg;
 	unsigned long capacity;		/* capacity_of() / power_of(); 1024 when unknown */
 	uint64_t idle_since;		/* ns when curr became idle; 0 when busy */
+	/*
+	 * rq->idle_stamp: set when the CPU enters newidle balance on its way to
+	 * idle (not while a wakeup is pending for it), cleared by a wakeup onto
+	 * it (ttwu_do_activate()) or a pull, kept through forks and migrations.
+	 * find_idlest_group_cpu() prefers the latest.  Valid when idle_stamp_known.
+	 */
+	uint64_t idle_stamp;
+	bool idle_stamp_known;
 	uint64_t avg_idle;		/* rq->avg_idle estimate, ns */
 	bool ttwu_pending;		/* a wakeup is in flight to this CPU */
 	bool vcpu_preempted;		/* unknowable from a trace; false */
@@ -77,7 +85,9 @@ struct sr_task_view {
 /* Per-LLC lazy hints (sd_llc_shared). */
 struct sr_llc_view {
 	bool has_idle_cores;
+	bool idle_cores_unknown;	/* has_idle_cores is a guess: nothing has set or cleared it */
 	int nr_idle_scan;		/* SIS_UTIL budget; -1 unknown */
+	bool nr_idle_scan_estimated;	/* nr_idle_scan is the state's estimate, not a fact */
 };
 
 /* WF_SYNC is not in a trace: it is a tri-state input. */
@@ -97,6 +107,8 @@ enum sr_dep {
 	SR_DEP_SCAN_COST	= 1 << 7,	/* SIS_PROP avg_scan_cost / avg_idle */
 	SR_DEP_IDLE_HINT	= 1 << 8,	/* has_idle_cores / nr_idle_scan */
 	SR_DEP_AFFINITY		= 1 << 9,	/* cpus_allowed unknown */
+	SR_DEP_RECENT_CPU	= 1 << 10,	/* p->recent_used_cpu unknown */
+	SR_DEP_IDLE_STAMP	= 1 << 11,	/* rq->idle_stamp from before the trace */
 };
 
 /* Everything a model may read about one wakeup. */
@@ -112,10 +124,18 @@ struct sr_wake_ctx {
 	const struct sr_llc_view *llc;	/* indexed by CPU (each CPU's LLC); may be NULL */
 	const struct sr_cpumask *allowed;/* p->cpus_ptr; NULL: all CPUs */
 	const struct sr_topo *topo;
+	bool in_task;			/* the waking runs in task context, not irq (in_task()) */
+	bool curr_percpu_kthread;	/* current is a per-CPU kthread (is_per_cpu_kthread()) */
+	/* rq(this)->wake_avg_idle and wake_stamp (5.13 - 6.6 SIS_PROP), when known */
+	struct {
+		bool known;
+		uint64_t avg_idle, stamp, jiffies;
+	} wake_avg;
 	/*
 	 * When sync is SR_UNKNOWN, the value the decision's primary answer
-	 * assumes (the other value's answer goes to alt_cpu): a guess from how
-	 * the wakeup was issued, never a fact.
+	 * assumes (the other value's answer goes to alt_cpu): the more likely
+	 * value from evidence in the trace (how each value fared on the waker's
+	 * earlier wakeups), never a fact.
 	 */
 	enum sr_tristate sync_guess;
 	/*
@@ -189,9 +209,33 @@ struct sr_wake_note {
 	bool pending_run;	/* not yet switched in */
 };
 
+/*
+ * The recorded kernel's own model on one placement (the reference the run
+ * replays besides the user's policies): its answer under each WF_SYNC value
+ * and the hints each answer leaves.  The state keeps it until the kernel's
+ * choice is seen, then follows the hints of the answer that matched it and
+ * learns which WF_SYNC value the waker's wakeups carry.
+ */
+struct sr_ref {
+	bool valid;
+	int16_t cpu[2];			/* [0] without WF_SYNC, [1] with */
+	int16_t recent_used_cpu[2];	/* p->recent_used_cpu each answer leaves, -1 unknown */
+	int16_t cleared_idle_cores[2];	/* the LLC whose has_idle_cores its failed core scan
+					 * cleared, -1 none */
+	bool stores_prev;		/* the kernel stores prev in p->recent_used_cpu once
+					 * past the target and prev tests (5.15+) */
+};
+
+/* How each WF_SYNC value fared on a waker's earlier wakeups (decaying counts). */
+struct sr_sync_evidence {
+	uint16_t wins[2];		/* only the answer under [0] no / [1] WF_SYNC matched */
+};
+
 struct sr_task {
 	struct sr_task_view v;		/* what models read: kept current */
 	char comm[SR_COMM_LEN];
+	int bound_cpu;			/* a per-CPU kthread's CPU (from its name), else -1 */
+	struct sr_sync_evidence sync;	/* as a waker */
 	enum sr_task_state state;
 	int last_out_cpu;		/* CPU of the last switch-out, -1 unknown */
 	uint64_t first_seen;
@@ -209,6 +253,7 @@ struct sr_task {
 	int pend_migrations;
 	int pend_ttwu_cpu;		/* CPU whose wakelist we assume holds it, -1 none */
 	bool pend_prev_idle;		/* prev CPU idle at the sched_waking */
+	struct sr_ref pend_ref;		/* the reference model's answer, until the kernel's */
 	struct sr_brief *dec;		/* nr_policies answers, allocated on first use */
 	struct sr_wake_note note;
 };
@@ -245,13 +290,18 @@ struct sr_cpu_state {
 	double nr_running_ns;		/* ∫ nr_running dt over known time */
 	uint64_t resyncs;		/* queued tasks dropped at an idle switch */
 	unsigned int ttwu_pending;	/* wakeups assumed queued on this CPU's wakelist */
+	struct sr_task idle;		/* the CPU's idle task (pid 0): a waker from irq context */
 	uint64_t mismatches;		/* switches whose prev was not the task seen switched in */
 };
 
 struct sr_state_hooks {
 	void *data;
-	/* A sleeping task is being placed: run the policies on @ctx into @dec. */
-	int (*placement)(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec);
+	/*
+	 * A sleeping task is being placed: run the policies on @ctx into @dec,
+	 * and the reference model into @ref (left !valid when there is none).
+	 */
+	int (*placement)(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec,
+			 struct sr_ref *ref);
 	/* A wakeup completed (or was classified). */
 	int (*wakeup)(void *data, const struct sr_wakeup *w);
 	/* A task woken earlier starts running on @cpu; t->note describes that wakeup. */
@@ -297,6 +347,10 @@ struct sr_state {
 	struct sr_rq *rq;		/* nr_cpus model views */
 	struct sr_cpu_state *cpu;	/* nr_cpus */
 	struct sr_llc_view *llc;	/* nr_cpus, filled per placement */
+	/* per LLC, indexed by its llc_id: the kernel's sticky sd_llc_shared->has_idle_cores */
+	bool *idle_cores, *idle_cores_known;
+	struct sr_cpumask *one_cpu;	/* nr_cpus masks of one CPU each: pinned tasks' cpus_ptr */
+	struct sr_pidtab sync_by_comm;	/* struct sr_comm_sync: evidence shared by a comm */
 	struct sr_pidtab tasks;		/* struct sr_task_slot by pid */
 	struct sr_wakeup_counts wc;
 	uint64_t now;

@@ -80,7 +80,7 @@ struct fic {
 	struct sr_trail *trail;
 	struct sr_sis pred;		/* era predicates: available/sched-idle */
 	unsigned int kver, sd_flag;
-	bool used_pelt, relied_avail;
+	bool used_pelt, relied_avail, stamp_unknown;
 };
 
 static bool group_is_overloaded(unsigned int pct, const struct sr_lb_group *g)
@@ -413,7 +413,8 @@ static int find_idlest_group_cpu(struct fic *f, const struct sr_cpumask *span, i
 {
 	unsigned long min_load = ULONG_MAX;
 	uint64_t latest = 0;
-	int least = this_cpu, shallowest = -1, i, ret = -1;
+	int least = this_cpu, shallowest = -1, i, ret = -1, nr_idle = 0;
+	bool unknown = false;
 	const char *why = "least loaded";
 	struct sr_step *st;
 
@@ -433,9 +434,13 @@ static int find_idlest_group_cpu(struct fic *f, const struct sr_cpumask *span, i
 			goto out;
 		}
 		if (sr_sis_available_idle(&f->pred, i)) {
+			uint64_t stamp = rq->idle_stamp_known ? rq->idle_stamp : 0;
+
 			/* No cpuidle state known: the most recently idled CPU (strictly later). */
-			if (rq->idle_since > latest) {
-				latest = rq->idle_since;
+			nr_idle++;
+			unknown |= !rq->idle_stamp_known;
+			if (stamp > latest) {
+				latest = stamp;
 				shallowest = i;
 			}
 		} else if (shallowest == -1 && rq->load_avg < min_load) {
@@ -443,6 +448,8 @@ static int find_idlest_group_cpu(struct fic *f, const struct sr_cpumask *span, i
 			least = i;
 		}
 	}
+	/* stamps from before the trace decide between idle CPUs */
+	f->stamp_unknown |= unknown && nr_idle > 1;
 	if (shallowest != -1) {
 		ret = shallowest;
 		why = "available_idle_cpu(i) with the latest idle_stamp";
@@ -541,6 +548,8 @@ int sr_find_idlest_cpu(const struct sr_policy *pol, const struct sr_wake_ctx *ct
 		d->depends |= ctx->unknown & SR_DEP_PELT_WARMUP;
 	if (f.relied_avail)
 		d->depends |= ctx->unknown & SR_DEP_VCPU;
+	if (f.stamp_unknown)
+		d->depends |= SR_DEP_IDLE_STAMP;
 	d->depends |= ctx->unknown & (SR_DEP_TOPOLOGY | SR_DEP_AFFINITY);
 	if (ctx->rq[cpu].uncertain)
 		d->depends |= SR_DEP_LOST_EVENTS;

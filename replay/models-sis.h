@@ -11,29 +11,6 @@
 
 #include "models.h"
 
-/*
- * Inputs the kernel reads but struct sr_wake_ctx does not carry yet (see the
- * policy.h requests in the report).  All-zero is the "unknown" default.
- */
-struct sr_sis_extra {
-	bool curr_percpu_kthread;	/* is_per_cpu_kthread(current), 5.6+ */
-	bool wake_avg_known;		/* the three below are valid (5.13 - 6.6 SIS_PROP) */
-	uint64_t wake_avg_idle;		/* rq(this)->wake_avg_idle, ns */
-	uint64_t wake_stamp;		/* rq(this)->wake_stamp, jiffies */
-	uint64_t jiffies;		/* jiffies at the wakeup */
-};
-
-/* State the kernel writes during select_idle_sibling(), for the state layer. */
-struct sr_sis_effects {
-	int recent_used_cpu;		/* p->recent_used_cpu afterwards */
-	bool cleared_idle_cores;	/* set_idle_cores(target, 0) ran */
-};
-
-/* sr_select_idle_sibling() with the extra inputs and side effects (both may be NULL). */
-int sr_select_idle_sibling_ext(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
-			       int prev, int target, const struct sr_sis_extra *x,
-			       struct sr_sis_effects *fx, struct sr_decision *d);
-
 /* update_idle_cpu_scan()'s intermediates: x = util per CPU, tmp, y = 1024 - tmp. */
 struct sr_idle_scan_calc {
 	uint64_t x, tmp, y;
@@ -66,7 +43,6 @@ struct sr_sis {
 	const struct sr_policy *pol;
 	const struct sr_wake_ctx *ctx;
 	const struct sr_topo *t;
-	const struct sr_sis_extra *x;
 	struct sr_trail *trail;
 	unsigned int kver, feat;
 	int prev, target;
@@ -80,6 +56,7 @@ struct sr_sis {
 	bool scan_cost_mattered;	/* another avg_scan_cost could change the answer */
 	bool used_allowed;		/* p->cpus_ptr was consulted by the answer */
 	bool used_topo;			/* cache sharing or the LLC span was consulted */
+	bool recent_unknown;		/* p->recent_used_cpu was needed and unknown */
 };
 
 #define SR_SIS_NONE	(-1)

@@ -9,6 +9,8 @@ struct sr_step *sr_trail_add(struct sr_trail *t, const char *fn, const char *che
 {
 	struct sr_step *s;
 
+	if (!t || t->off)
+		return NULL;
 	/* A full trail reuses its last slot so the final step is never lost. */
 
 	if (t->n >= SR_TRAIL_MAX) {
@@ -55,6 +57,8 @@ static void decision_reset(struct sr_decision *d, bool quiet)
 	d->decided_by = SR_BY_NONE;
 	d->depends = 0;
 	d->determined = false;
+	d->fx = (struct sr_sis_fx){ .target = -1, .recent_used_cpu = -1 };
+	d->alt_fx = d->fx;
 	d->trail.n = 0;
 	d->trail.truncated = false;
 	d->trail.off = quiet;
@@ -70,6 +74,16 @@ static int decide_once(const struct sr_policy *pol, const struct sr_wake_ctx *ct
 	return pol->ops->select_task_rq(pol, &c, d);
 }
 
+/* An RT/DL/stop wakee: select_task_rq() asks its own class, which is not modelled. */
+static int not_fair(struct sr_decision *d, bool quiet)
+{
+	decision_reset(d, quiet);
+	sr_trail_add(&d->trail, "select_task_rq", "p->sched_class == &fair_sched_class",
+		     "another class: select_task_rq_rt/dl() is not modelled", -1);
+	d->decided_by = SR_BY_NOT_FAIR;
+	return 0;
+}
+
 static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		  struct sr_decision *d, bool quiet)
 {
@@ -79,6 +93,8 @@ static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 
 	if (!pol || !pol->ops || !pol->ops->select_task_rq || !ctx || !d)
 		return -EINVAL;
+	if (ctx->p && ctx->p->policy == SR_SCHED_RT)
+		return not_fair(d, quiet);
 	if (ctx->sync != SR_UNKNOWN) {
 		ret = decide_once(pol, ctx, ctx->sync, d, quiet);
 		d->sync_assumed = false;
@@ -91,12 +107,14 @@ static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 	d->sync_assumed = guess == SR_YES;
 	if (!d->sync_used) {
 		d->alt_cpu = d->cpu;	/* the model never read WF_SYNC: same either way */
+		d->alt_fx = d->fx;
 		goto out;
 	}
 	/* The trail of the other run is not kept: only its answer matters here. */
 	ret = decide_once(pol, ctx, guess == SR_YES ? SR_NO : SR_YES, &alt, true);
 	if (!ret) {
 		d->alt_cpu = alt.cpu;
+		d->alt_fx = alt.fx;
 		if (alt.cpu != d->cpu)
 			d->depends |= SR_DEP_SYNC;
 		d->depends |= alt.depends;
@@ -156,6 +174,7 @@ static const char *const decider_names[SR_BY_NR_DECIDERS] = {
 	[SR_BY_SIS_CPU] = "sis_idle_cpu",
 	[SR_BY_SIS_SMT] = "sis_idle_smt",
 	[SR_BY_SLOW_PATH] = "find_idlest",
+	[SR_BY_NOT_FAIR] = "not_fair_class",
 };
 
 const char *sr_decider_name(enum sr_decider by)
@@ -178,6 +197,8 @@ const char *sr_dep_name(enum sr_dep dep)
 	case SR_DEP_SCAN_COST: return "scan_cost";
 	case SR_DEP_IDLE_HINT: return "idle_hint";
 	case SR_DEP_AFFINITY: return "affinity";
+	case SR_DEP_RECENT_CPU: return "recent_used_cpu";
+	case SR_DEP_IDLE_STAMP: return "idle_stamp";
 	}
 	return "invalid";
 }

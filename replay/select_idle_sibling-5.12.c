@@ -83,13 +83,14 @@ static int select_idle_smt_512(struct sr_sis *s, const struct sr_domain *sd, int
 /* avg_idle in the SIS_PROP formula: 5.12 avg_idle/512, 5.13+ the aged wake_avg_idle. */
 static uint64_t sis_prop_avg_idle(const struct sr_sis *s)
 {
-	const struct sr_sis_extra *x = s->x;
+	const struct sr_wake_ctx *ctx = s->ctx;
 	uint64_t avg_idle = s->ctx->rq[s->ctx->this_cpu].avg_idle;
 
 	if (s->kver < SR_KV(5, 13))
 		return avg_idle / 512;
-	if (x->wake_avg_known)
-		return sr_sis_aged_wake_avg_idle(x->wake_avg_idle, x->wake_stamp, x->jiffies);
+	if (ctx->wake_avg.known)
+		return sr_sis_aged_wake_avg_idle(ctx->wake_avg.avg_idle, ctx->wake_avg.stamp,
+						 ctx->wake_avg.jiffies);
 	/* What ttwu set it to when this CPU last left idle; its age is unknown. */
 	return avg_idle / 2;
 }

@@ -256,14 +256,14 @@ static int check_prev(struct sr_sis *s)
 
 /*
  * 5.6+: a per-CPU kthread (IO completion) stacks the wakee on its own CPU
- * when that is prev; 5.19 adds in_task() (a NULL waker is an interrupt) and
- * the asym fit.  Whether current is a per-CPU kthread comes from @x.
+ * when that is prev; 5.19 adds in_task() (an interrupt that hit the kthread
+ * does not count) and the asym fit.
  */
 static int check_kthread(struct sr_sis *s)
 {
 	const struct sr_wake_ctx *ctx = s->ctx;
 	bool v519 = s->kver >= SR_KV(5, 19);
-	bool kt = s->x->curr_percpu_kthread && (!v519 || ctx->curr);
+	bool kt = ctx->curr_percpu_kthread && (!v519 || ctx->in_task);
 	bool hit = kt && s->prev == ctx->this_cpu && rq_of(s, ctx->this_cpu)->nr_running <= 1 &&
 		   (!v519 || asym_fits(s, s->prev));
 	struct sr_step *st;
@@ -283,6 +283,18 @@ static int check_kthread(struct sr_sis *s)
 		return SR_SIS_NONE;
 	s->by = SR_BY_SIS_PREV;
 	return s->prev;
+}
+
+/* An unknown recent_used_cpu matters only if some CPU could have been one that hits. */
+static bool recent_could_hit(const struct sr_sis *s)
+{
+	int c;
+
+	sr_for_each_cpu(c, &s->t->cpu[s->target].llc)
+		if (c != s->prev && c != s->target && prefix_idle(s, c) && sr_sis_allowed(s, c) &&
+		    asym_fits(s, c))
+			return true;
+	return false;
 }
 
 /*
@@ -309,6 +321,8 @@ static int check_recent(struct sr_sis *s)
 	}
 	hit = valid && r != s->prev && r != s->target && share && idle && allowed &&
 	      asym_fits(s, r);
+	if (!valid)
+		s->recent_unknown = recent_could_hit(s);
 	st = sr_sis_step(s, "select_idle_sibling", chk_recent[idle_era(s)],
 			 !valid ? "unknown: skipped" : hit ? "return recent_used_cpu" : "no", r);
 	sr_step_val(st, "recent_used_cpu", r);
@@ -364,7 +378,7 @@ static int sis_run(struct sr_sis *s)
 }
 
 static void sis_init(struct sr_sis *s, const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
-		     const struct sr_sis_extra *x, int prev, int target, struct sr_trail *trail)
+		     int prev, int target, struct sr_trail *trail)
 {
 	const struct sr_llc_view *llc = ctx->llc ? &ctx->llc[target] : NULL;
 
@@ -372,7 +386,6 @@ static void sis_init(struct sr_sis *s, const struct sr_policy *pol, const struct
 	s->pol = pol;
 	s->ctx = ctx;
 	s->t = ctx->topo;
-	s->x = x;
 	s->trail = trail;
 	s->kver = pol->knobs.kver;
 	s->feat = pol->knobs.features;
@@ -391,7 +404,7 @@ static bool hint_mattered(const struct sr_sis *s, int cpu, bool flip_cores, bool
 {
 	struct sr_sis alt;
 
-	sis_init(&alt, s->pol, s->ctx, s->x, s->prev, s->target, NULL);
+	sis_init(&alt, s->pol, s->ctx, s->prev, s->target, NULL);
 	if (flip_cores)
 		alt.idle_cores = !s->idle_cores;
 	if (zero_scan)
@@ -405,11 +418,14 @@ static unsigned int sis_depends(const struct sr_sis *s, int cpu)
 	const struct sr_llc_view *llc = ctx->llc ? &ctx->llc[s->target] : NULL;
 	unsigned int deps = 0;
 
-	if (!llc && sr_sis_smt_active(s->t) && hint_mattered(s, cpu, true, false))
+	if ((!llc || llc->idle_cores_unknown) && sr_sis_smt_active(s->t) &&
+	    hint_mattered(s, cpu, true, false))
 		deps |= SR_DEP_IDLE_HINT;
-	if ((!llc || llc->nr_idle_scan < 0) && s->kver >= SR_KV(6, 0) &&
-	    (s->feat & SR_F_SIS_UTIL) && hint_mattered(s, cpu, false, true))
+	if ((!llc || llc->nr_idle_scan < 0 || llc->nr_idle_scan_estimated) &&
+	    s->kver >= SR_KV(6, 0) && (s->feat & SR_F_SIS_UTIL) && hint_mattered(s, cpu, false, true))
 		deps |= SR_DEP_IDLE_HINT;
+	if (s->recent_unknown)
+		deps |= SR_DEP_RECENT_CPU;
 	if (s->scan_cost_mattered)
 		deps |= SR_DEP_SCAN_COST;
 	if (s->relied_avail)
@@ -428,11 +444,9 @@ static bool cpu_ok(const struct sr_wake_ctx *ctx, int cpu)
 	return cpu >= 0 && cpu < ctx->topo->nr_cpus;
 }
 
-int sr_select_idle_sibling_ext(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
-			       int prev, int target, const struct sr_sis_extra *x,
-			       struct sr_sis_effects *fx, struct sr_decision *d)
+int sr_select_idle_sibling(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			   int prev, int target, struct sr_decision *d)
 {
-	static const struct sr_sis_extra none;
 	struct sr_sis s;
 	int cpu;
 
@@ -442,21 +456,14 @@ int sr_select_idle_sibling_ext(const struct sr_policy *pol, const struct sr_wake
 		return -EINVAL;
 	if (pol->knobs.kver < SR_KV(4, 9))
 		return -EOPNOTSUPP;
-	sis_init(&s, pol, ctx, x ? x : &none, prev, target, &d->trail);
+	sis_init(&s, pol, ctx, prev, target, d->trail.off ? NULL : &d->trail);
 	cpu = sis_run(&s);
 	d->decided_by = s.by;
 	d->depends |= sis_depends(&s, cpu);
-	if (fx) {
-		fx->recent_used_cpu = s.recent_out;
-		fx->cleared_idle_cores = s.cleared_idle_cores;
-	}
+	d->fx.target = target;
+	d->fx.recent_used_cpu = s.recent_out;
+	d->fx.cleared_idle_cores = s.cleared_idle_cores;
 	return cpu;
-}
-
-int sr_select_idle_sibling(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
-			   int prev, int target, struct sr_decision *d)
-{
-	return sr_select_idle_sibling_ext(pol, ctx, prev, target, NULL, NULL, d);
 }
 
 /*

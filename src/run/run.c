@@ -74,44 +74,33 @@ static int apply_machine(struct sr_run *r, struct sr_policy *pol)
 	return n;
 }
 
-/* --policy as given, else the preset matching the recorded kernel, else the default. */
-static int setup_policies(struct sr_run *r, struct sr_err *err)
+/*
+ * The reference: the model of the recorded kernel, with kver from the
+ * trace's own release (a 6.3 trace runs the 6.1 family with 6.3's era
+ * gates) and the machine snapshot's sched_features.  The state follows the
+ * kernel's hints through its answers; with no --policy it is the policy.
+ */
+static int setup_reference(struct sr_run *r, struct sr_err *err)
 {
 	const char *rel = r->info->release;
-	const char *name;
+	const char *name = rel[0] ? sr_preset_for_release(rel) : NULL;
 
-	if (r->opts.nr_policies == 1 && !strcmp(r->opts.policies[0], "none")) {
-		/* accounting only: no model runs at placements */
-		snprintf(r->policy_note, sizeof(r->policy_note), "--policy none: nothing replayed");
-		return 0;
-	}
-	if (r->opts.nr_policies) {
-		snprintf(r->policy_note, sizeof(r->policy_note), "given with --policy");
-		for (int i = 0; i < r->opts.nr_policies; i++) {
-			if (sr_policy_from_spec(&r->policy[i], r->opts.policies[i]))
-				return sr_err_set(err, -EINVAL, "bad --policy '%s': unknown preset or "
-						  "knob, or a value out of range (see 'schedreplay "
-						  "policies')", r->opts.policies[i]);
-		}
-		r->nr_policies = r->opts.nr_policies;
-		return 0;
-	}
-	name = rel[0] ? sr_preset_for_release(rel) : NULL;
 	if (name) {
 		snprintf(r->policy_note, sizeof(r->policy_note),
 			 "preset %s matches the recorded kernel %s", name, rel);
+		if (sr_policy_from_spec(&r->ref, rel))
+			return sr_err_set(err, -EINVAL, "internal: release %s does not parse", rel);
 	} else {
 		name = SR_DEFAULT_PRESET;
 		snprintf(r->policy_note, sizeof(r->policy_note),
 			 "default preset %s: %s", name, rel[0] ?
 			 "no preset models the recorded kernel" : "the trace names no kernel");
-		sr_run_warn(r, "%s", r->policy_note);
+		if (sr_policy_from_spec(&r->ref, name))
+			return sr_err_set(err, -EINVAL, "internal: preset %s does not parse", name);
 	}
-	if (sr_policy_from_spec(&r->policy[0], name))
-		return sr_err_set(err, -EINVAL, "internal: preset %s does not parse", name);
-	r->nr_policies = 1;
+	r->has_ref = true;
 	if (r->machine.nr_features > 0 || r->machine.migration_cost_ns >= 0) {
-		int changed = apply_machine(r, &r->policy[0]);
+		int changed = apply_machine(r, &r->ref);
 		size_t len = strlen(r->policy_note);
 
 		snprintf(r->policy_note + len, sizeof(r->policy_note) - len,
@@ -121,20 +110,90 @@ static int setup_policies(struct sr_run *r, struct sr_err *err)
 	return 0;
 }
 
+static bool same_policy(const struct sr_policy *a, const struct sr_policy *b)
+{
+	return a->ops == b->ops && !memcmp(&a->knobs, &b->knobs, sizeof(a->knobs));
+}
+
+/* --policy as given, else the reference; --policy none: nothing at all. */
+static int setup_policies(struct sr_run *r, struct sr_err *err)
+{
+	int ret;
+
+	r->ref_index = -1;
+	if (r->opts.nr_policies == 1 && !strcmp(r->opts.policies[0], "none")) {
+		/* accounting only: no model runs at placements */
+		snprintf(r->policy_note, sizeof(r->policy_note), "--policy none: nothing replayed");
+		return 0;
+	}
+	ret = setup_reference(r, err);
+	if (ret)
+		return ret;
+	if (!r->opts.nr_policies) {
+		if (!sr_preset_for_release(r->info->release))
+			sr_run_warn(r, "%s", r->policy_note);
+		r->policy[0] = r->ref;
+		r->nr_policies = 1;
+		r->ref_index = 0;
+		return 0;
+	}
+	snprintf(r->policy_note, sizeof(r->policy_note), "given with --policy");
+	for (int i = 0; i < r->opts.nr_policies; i++) {
+		if (sr_policy_from_spec(&r->policy[i], r->opts.policies[i]))
+			return sr_err_set(err, -EINVAL, "bad --policy '%s': unknown preset or "
+					  "knob, or a value out of range (see 'schedreplay "
+					  "policies')", r->opts.policies[i]);
+		if (r->ref_index < 0 && same_policy(&r->policy[i], &r->ref))
+			r->ref_index = i;
+	}
+	r->nr_policies = r->opts.nr_policies;
+	return 0;
+}
+
 /* ------------------------------------------------------------ hooks */
 
-static int hook_placement(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec)
+/* The reference's answers and the hints each leaves, by WF_SYNC value, for the state. */
+static void fill_ref(const struct sr_run *r, const struct sr_wake_ctx *ctx,
+		     const struct sr_decision *d, struct sr_ref *ref)
+{
+	int k = d->sync_assumed ? 1 : 0;
+	const struct sr_sis_fx *fx[2];
+
+	if (d->cpu < 0)
+		return;
+	fx[k] = &d->fx;
+	fx[!k] = &d->alt_fx;
+	ref->valid = true;
+	ref->cpu[k] = (int16_t)d->cpu;
+	ref->cpu[!k] = (int16_t)(ctx->sync == SR_UNKNOWN ? d->alt_cpu : d->cpu);
+	for (int i = 0; i < 2; i++) {
+		ref->recent_used_cpu[i] = (int16_t)fx[i]->recent_used_cpu;
+		ref->cleared_idle_cores[i] = (int16_t)(fx[i]->cleared_idle_cores &&
+			fx[i]->target >= 0 ? r->topo.cpu[fx[i]->target].llc_id : -1);
+	}
+	ref->stores_prev = r->ref.knobs.kver >= SR_KV(5, 15);
+}
+
+static int hook_placement(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec,
+			  struct sr_ref *ref)
 {
 	struct sr_run *r = data;
 	struct sr_decision *d = r->scratch;
 	int ret = 0;
 
+	if (r->has_ref && r->ref_index < 0 && !sr_policy_decide_quiet(&r->ref, ctx, d))
+		fill_ref(r, ctx, d, ref);
 	for (int i = 0; i < r->nr_policies; i++) {
 		dec[i] = (struct sr_brief){ .cpu = -1, .alt_cpu = -1 };
 		/* A model refusing its input is not fatal: that answer is missing. */
-		if (sr_policy_decide_quiet(&r->policy[i], ctx, d) || d->cpu < 0 ||
-		    d->cpu >= r->info->nr_cpus)
+		if (sr_policy_decide_quiet(&r->policy[i], ctx, d))
 			continue;
+		if (i == r->ref_index)
+			fill_ref(r, ctx, d, ref);
+		if (d->cpu < 0 || d->cpu >= r->info->nr_cpus) {
+			dec[i].decided_by = (uint8_t)d->decided_by;	/* e.g. not_fair_class */
+			continue;
+		}
 		dec[i] = (struct sr_brief){
 			.cpu = (int16_t)d->cpu, .alt_cpu = (int16_t)d->alt_cpu,
 			.decided_by = (uint8_t)d->decided_by, .determined = d->determined,

@@ -22,6 +22,13 @@ static inline bool sr_st_cpu_uncertain(const struct sr_state *s, int cpu)
 	return sr_st_cpu_ok(s, cpu) && s->rq[cpu].uncertain;
 }
 
+/* Evidence shared by every task of one comm (hackbench senders, mq workers). */
+struct sr_comm_sync {
+	int key;			/* hash of the comm, > 0 */
+	char comm[SR_COMM_LEN];
+	struct sr_sync_evidence ev;
+};
+
 /* state.c: the task table */
 struct sr_task *sr_st_task_get(struct sr_state *s, int pid);
 void sr_st_task_reset(struct sr_task *t, int pid, uint64_t now);
@@ -38,6 +45,22 @@ int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev);
 int sr_st_on_wakeup_new(struct sr_state *s, const struct sr_event *ev);
 void sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev);
 void sr_st_ttwu_unmark(struct sr_state *s, struct sr_task *p);
+
+/* hints.c: the kernel's hints */
+int sr_st_percpu_kthread_cpu(const char *comm);
+/* Keep @t's comm, and whether it names a per-CPU kthread. */
+void sr_st_set_comm(struct sr_state *s, struct sr_task *t, const char *comm);
+void sr_st_update_idle_core(struct sr_state *s, int cpu);
+void sr_st_fill_llc_hints(struct sr_state *s);
+/* rq->idle_stamp of @cpu: stamped at @ts on the way to idle, or cleared. */
+void sr_st_idle_stamp(struct sr_state *s, int cpu, bool set, uint64_t ts);
+enum sr_tristate sr_st_sync_guess(struct sr_state *s, const struct sr_task *waker,
+				  const struct sr_event *ev);
+void sr_st_follow_ref(struct sr_state *s, struct sr_task *p, struct sr_task *waker, int cpu,
+		      int prev, int waker_cpu);
+
+/* The waker of @ev: the task named by common_pid, or the CPU's idle task. */
+struct sr_task *sr_st_waker(struct sr_state *s, int pid, int cpu);
 
 /* switch.c */
 int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev);

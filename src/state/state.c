@@ -43,10 +43,18 @@ void sr_st_task_reset(struct sr_task *t, int pid, uint64_t now)
 	t->v.weight = SR_NICE_0_LOAD;
 	t->v.cpu = -1;
 	t->v.recent_used_cpu = -1;
+	t->bound_cpu = -1;
 	t->last_out_cpu = -1;
 	t->pend_ttwu_cpu = -1;
 	t->first_seen = now;
 	t->pelt_ts = now;
+}
+
+struct sr_task *sr_st_waker(struct sr_state *s, int pid, int cpu)
+{
+	if (pid == 0 && sr_st_cpu_ok(s, cpu))
+		return &s->cpu[cpu].idle;
+	return sr_st_task_get(s, pid);
 }
 
 /* Find or create the task for @pid; NULL for the idle task or on ENOMEM. */
@@ -87,9 +95,24 @@ static void on_fork(struct sr_state *s, const struct sr_event *ev)
 			return;
 	}
 	child->forked = true;
-	memcpy(child->comm, ev->next_comm, SR_COMM_LEN);
-	if (parent)
-		sr_st_task_set_prio(s, child, parent->v.prio);
+	sr_st_set_comm(s, child, ev->next_comm);
+	if (!parent)
+		return;
+	sr_st_task_set_prio(s, child, parent->v.prio);
+	/* dup_task_struct() copies the waker bookkeeping; sched_fork() leaves it */
+	child->v.wakee_flips = parent->v.wakee_flips;
+	child->v.wakee_flips_heavy = parent->v.wakee_flips_heavy;
+	child->v.wakee_flip_decay_ts = parent->v.wakee_flip_decay_ts;
+	child->v.last_wakee = parent->v.last_wakee;
+}
+
+/* sched_process_exit fires after exit_signals() set PF_EXITING. */
+static void on_exit_event(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_task *t = sr_state_task(s, ev->pid);
+
+	if (t)
+		t->v.exiting = true;
 }
 
 int sr_state_event(struct sr_state *s, const struct sr_event *ev)
@@ -117,6 +140,9 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 		return sr_st_on_wakeup_new(s, ev);
 	case SR_EV_MIGRATE:
 		sr_st_on_migrate(s, ev);
+		return 0;
+	case SR_EV_EXIT:
+		on_exit_event(s, ev);
 		return 0;
 	case SR_EV_FORK:
 		on_fork(s, ev);
@@ -153,10 +179,14 @@ int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg)
 	s->rq = calloc(cfg->nr_cpus, sizeof(*s->rq));
 	s->cpu = calloc(cfg->nr_cpus, sizeof(*s->cpu));
 	s->llc = calloc(cfg->nr_cpus, sizeof(*s->llc));
+	s->idle_cores = calloc(cfg->nr_cpus, sizeof(*s->idle_cores));
+	s->idle_cores_known = calloc(cfg->nr_cpus, sizeof(*s->idle_cores_known));
+	s->one_cpu = calloc(cfg->nr_cpus, sizeof(*s->one_cpu));
 	for (int c = 0; s->llc && c < cfg->nr_cpus; c++)
 		s->llc[c].nr_idle_scan = -1;
-	if (!s->rq || !s->cpu || !s->llc ||
-	    sr_pidtab_init(&s->tasks, sizeof(struct sr_task_slot))) {
+	if (!s->rq || !s->cpu || !s->llc || !s->idle_cores || !s->idle_cores_known ||
+	    !s->one_cpu || sr_pidtab_init(&s->tasks, sizeof(struct sr_task_slot)) ||
+	    sr_pidtab_init(&s->sync_by_comm, sizeof(struct sr_comm_sync))) {
 		sr_state_fini(s);
 		return -ENOMEM;
 	}
@@ -164,6 +194,8 @@ int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg)
 		const struct sr_cpu_ingest *in = cfg->initial ? &cfg->initial[c] : NULL;
 		int curr = in ? (in->first_pid >= 0 ? in->first_pid : 0) : -1;
 
+		sr_mask_set(&s->one_cpu[c], c);
+		sr_st_task_reset(&s->cpu[c].idle, 0, cfg->start);
 		s->rq[c].capacity = SR_CAPACITY_SCALE;
 		s->rq[c].avg_idle = AVG_IDLE_MAX_NS;
 		s->rq[c].uncertain = curr < 0;	/* else until its first sched_switch */
@@ -189,6 +221,10 @@ void sr_state_fini(struct sr_state *s)
 		}
 	}
 	sr_pidtab_free(&s->tasks);
+	sr_pidtab_free(&s->sync_by_comm);
+	free(s->idle_cores);
+	free(s->idle_cores_known);
+	free(s->one_cpu);
 	free(s->rq);
 	free(s->cpu);
 	free(s->llc);

@@ -72,7 +72,7 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 			[SR_PS_DEAD] = SR_T_DEAD,
 		};
 
-		memcpy(prev->comm, ev->comm, SR_COMM_LEN);
+		sr_st_set_comm(s, prev, ev->comm);
 		sr_st_task_set_prio(s, prev, ev->prio);
 		if (prev->state == SR_T_RUNNING && prev->v.cpu == ev->cpu)
 			prev->runtime += ev->ts - prev->last_in;
@@ -82,8 +82,10 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 		prev->last_out_cpu = ev->cpu;
 	}
 	if (ev->next_pid == 0) {
-		if (rq->curr_pid || !c->curr_known)
+		if (rq->curr_pid || !c->curr_known) {
 			rq->idle_since = ev->ts;
+			sr_st_idle_stamp(s, ev->cpu, true, ev->ts);
+		}
 		resync_idle(s, ev->cpu);
 	} else if (rq->idle_since) {
 		if (ev->ts > rq->idle_since) {
@@ -97,7 +99,7 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 		rq->idle_since = 0;
 	}
 	if (next) {
-		memcpy(next->comm, ev->next_comm, SR_COMM_LEN);
+		sr_st_set_comm(s, next, ev->next_comm);
 		sr_st_task_set_prio(s, next, ev->next_prio);
 		sr_st_task_move(s, next, SR_T_RUNNING, ev->cpu);
 		next->last_in = ev->ts;
@@ -111,5 +113,7 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 	rq->curr_pid = ev->next_pid > 0 ? ev->next_pid : 0;
 	rq->curr_policy = next ? next->v.policy : SR_SCHED_NORMAL;
 	rq->uncertain = false;
+	if (ev->next_pid == 0)
+		sr_st_update_idle_core(s, ev->cpu);
 	return ret;
 }

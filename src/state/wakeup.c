@@ -66,35 +66,6 @@ static void ttwu_mark(struct sr_state *s, struct sr_task *p, int waker_cpu, int 
 	s->rq[target].ttwu_pending = true;
 }
 
-/* has_idle_cores per LLC, as the kernel's hint would read when exact. */
-static void fill_llc_hints(struct sr_state *s)
-{
-	const struct sr_topo *topo = s->cfg.topo;
-
-	for (int cpu = 0; cpu < s->cfg.nr_cpus; cpu++) {
-		bool idle_core = false;
-		int c, o;
-
-		if (topo->cpu[cpu].llc_id != cpu)
-			continue;
-		sr_for_each_cpu(c, &topo->cpu[cpu].llc) {
-			bool all = true;
-
-			sr_for_each_cpu(o, &topo->cpu[c].smt)
-				if (s->rq[o].curr_pid || s->rq[o].nr_running)
-					all = false;
-			if (all) {
-				idle_core = true;
-				break;
-			}
-		}
-		sr_for_each_cpu(c, &topo->cpu[cpu].llc) {
-			s->llc[c].has_idle_cores = idle_core;
-			s->llc[c].nr_idle_scan = -1;
-		}
-	}
-}
-
 /*
  * Run the policies at the moment of a placement.  Wakeups: this_cpu is the
  * waking CPU and prev the task's CPU.  Forks (wake_up_new_task()): both are
@@ -103,18 +74,18 @@ static void fill_llc_hints(struct sr_state *s)
 static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
 			 enum sr_wake_kind kind, int prev)
 {
-	struct sr_task *waker = sr_st_task_get(s, ev->common_pid);
+	struct sr_task *waker = sr_st_waker(s, ev->common_pid, ev->cpu);
 	struct sr_wake_ctx ctx = {
 		.now = ev->ts, .kind = kind, .this_cpu = ev->cpu, .prev_cpu = prev,
 		.sync = kind == SR_WAKE_TTWU ? SR_UNKNOWN : SR_NO, .p = &p->v,
 		.rq = s->rq, .llc = s->llc, .topo = s->cfg.topo,
-		/*
-		 * WF_SYNC comes from the *_sync wait-queue wakeups: a task writing
-		 * to a pipe or socket.  Interrupts, timers and the idle task rarely
-		 * issue them, so guess sync for task-context wakeups by a task.
-		 */
-		.sync_guess = ev->common_pid > 0 && !ev->irq_context ? SR_YES : SR_NO,
+		.allowed = p->bound_cpu >= 0 ? &s->one_cpu[p->bound_cpu] : NULL,
+		.in_task = !ev->irq_context,
+		.curr_percpu_kthread = waker && waker->bound_cpu >= 0,
+		.sync_guess = kind == SR_WAKE_TTWU ? sr_st_sync_guess(s, waker, ev) : SR_NO,
 	};
+	struct sr_ref ref = { .valid = false };
+	int ret;
 
 	if (!s->cfg.hooks.placement || !s->cfg.nr_policies || !sr_st_cpu_ok(s, prev))
 		return 0;
@@ -127,7 +98,7 @@ static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_
 		sr_st_cpu_advance(s, c, s->now);
 	/* has_idle_cores only matters where SMT exists (sched_smt_active()) */
 	if (s->cfg.topo->smt_max > 1)
-		fill_llc_hints(s);
+		sr_st_fill_llc_hints(s);
 	if (waker) {
 		sr_st_task_pelt(s, waker, s->now);
 		ctx.curr = &waker->v;
@@ -142,7 +113,18 @@ static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_
 	for (int c = 0; c < s->cfg.nr_cpus; c++)
 		if (s->rq[c].uncertain)
 			ctx.unknown |= SR_DEP_LOST_EVENTS;
-	return s->cfg.hooks.placement(s->cfg.hooks.data, &ctx, p->dec);
+	ret = s->cfg.hooks.placement(s->cfg.hooks.data, &ctx, p->dec, &ref);
+	p->pend_ref = ref;
+	return ret;
+}
+
+/*
+ * record_wakee() runs inside select_task_rq_fair() only: not for a task
+ * pinned to one CPU (4.9+) nor for another class's task.
+ */
+static bool reaches_fair_class(const struct sr_task *p)
+{
+	return p->bound_cpu < 0 && p->v.policy != SR_SCHED_RT;
 }
 
 int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev)
@@ -155,6 +137,7 @@ int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev)
 	sr_st_ttwu_unmark(s, p);
 	if (p->pending)
 		s->wc.unpaired++;
+	sr_st_set_comm(s, p, ev->comm);
 	sr_st_task_set_prio(s, p, ev->prio);
 	sr_st_task_pelt(s, p, s->now);
 	p->pending = true;
@@ -166,10 +149,11 @@ int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev)
 	p->pend_migrations = 0;
 	p->pend_prev_idle = sr_st_cpu_ok(s, ev->target_cpu) && !s->rq[ev->target_cpu].curr_pid &&
 			    !s->rq[ev->target_cpu].nr_running;
+	p->pend_ref.valid = false;
 	if (p->pend_cls == SR_W_PLACED) {
-		struct sr_task *waker = sr_st_task_get(s, ev->common_pid);
+		struct sr_task *waker = sr_st_waker(s, ev->common_pid, ev->cpu);
 
-		if (waker && waker != p)
+		if (waker && waker != p && reaches_fair_class(p))
 			track_wakee(s, waker, p, ev->cpu);
 		ret = run_placement(s, p, ev, SR_WAKE_TTWU, ev->target_cpu);
 		ttwu_mark(s, p, ev->cpu, ev->target_cpu);
@@ -216,6 +200,9 @@ static int emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_ev
 			w.actual = SR_O_OTHER;
 		s->wc.actual[w.actual]++;
 		w.index = ++s->nr_placed;
+		if (paired)
+			sr_st_follow_ref(s, p, sr_st_waker(s, w.waker_pid, w.waker_cpu), w.cpu,
+					 w.prev_cpu, w.waker_cpu);
 		if (p->v.last_switch_out && w.ts >= p->v.last_switch_out) {
 			w.since_out = (int64_t)(w.ts - p->v.last_switch_out);
 			w.hot = w.since_out < s->cfg.migration_cost_ns;
@@ -246,6 +233,9 @@ int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev)
 		return 0;
 	sr_st_ttwu_unmark(s, p);
 	sr_st_task_set_prio(s, p, ev->prio);
+	/* ttwu_do_activate() on the target clears its idle_stamp */
+	if (sr_st_cpu_ok(s, ev->target_cpu))
+		sr_st_idle_stamp(s, ev->target_cpu, false, ev->ts);
 	if (p->pending) {
 		ret = emit_wakeup(s, p, ev, true);
 		p->pending = false;
@@ -288,10 +278,13 @@ int sr_st_on_wakeup_new(struct sr_state *s, const struct sr_event *ev)
 	s->wc.wakeup_new++;
 	if (!p)
 		return 0;
+	sr_st_set_comm(s, p, ev->comm);
 	sr_st_task_set_prio(s, p, ev->prio);
 	/* init_entity_runnable_average(): a new task starts at full load. */
 	if (p->forked)
 		p->load_frac = 1.0;
+	/* wake_up_new_task(): recent_used_cpu is the CPU sched_fork() put it on */
+	p->v.recent_used_cpu = ev->cpu;
 	ret = emit_fork(s, p, ev);
 	p->note = (struct sr_wake_note){ .ts = ev->ts, .ts_wakeup = ev->ts,
 		.cpu = (int16_t)ev->target_cpu, .prev_cpu = -1, .waker_cpu = (int16_t)ev->cpu,
@@ -307,6 +300,9 @@ void sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev)
 	if (!p || !sr_st_cpu_ok(s, ev->dest_cpu))
 		return;
 	sr_st_task_set_prio(s, p, ev->prio);
+	/* a CPU pulling a task for itself (newidle balance) clears its idle_stamp */
+	if (!p->pending && ev->cpu == ev->dest_cpu)
+		sr_st_idle_stamp(s, ev->dest_cpu, false, ev->ts);
 	if (p->pending) {
 		p->pend_migrations++;
 		/* emitted on the waker's CPU right after selection: now the target is known */

@@ -75,6 +75,8 @@ static void fx_free(struct fx *f)
 static void set_idle(struct fx *f, int cpu)
 {
 	f->rq[cpu].idle_since = 1000000ULL * (cpu + 1);
+	f->rq[cpu].idle_stamp = f->rq[cpu].idle_since;
+	f->rq[cpu].idle_stamp_known = true;
 	f->rq[cpu].curr_pid = 0;
 	f->rq[cpu].nr_running = 0;
 	f->rq[cpu].cfs_nr_running = 0;

@@ -23,8 +23,6 @@ struct fx {
 	struct sr_wake_ctx ctx;
 	struct sr_decision d;
 	struct sr_cpumask allowed;
-	struct sr_sis_extra x;
-	struct sr_sis_effects fx;
 };
 
 /* The set_* helpers keep a CPU's capacity (1024 unless a test set another). */
@@ -42,7 +40,8 @@ static void set_busy(struct fx *f, int cpu)
 
 static void set_idle(struct fx *f, int cpu, uint64_t since)
 {
-	f->rq[cpu] = (struct sr_rq){ .capacity = cap_of(f, cpu), .idle_since = since };
+	f->rq[cpu] = (struct sr_rq){ .capacity = cap_of(f, cpu), .idle_since = since,
+				     .idle_stamp = since, .idle_stamp_known = true };
 }
 
 /* Only SCHED_IDLE work: sched_idle_cpu() from 5.4. */
@@ -66,7 +65,7 @@ static struct fx *fx_new(const char *spec, unsigned int kver, unsigned int feat,
 	assert_non_null(f->llc);
 	for (int c = 0; c < f->t.nr_cpus; c++) {
 		set_busy(f, c);
-		f->llc[c] = (struct sr_llc_view){ false, sr_llc_size(&f->t, c) };
+		f->llc[c] = (struct sr_llc_view){ .nr_idle_scan = sr_llc_size(&f->t, c) };
 	}
 	f->p = (struct sr_task_view){ .pid = 42, .prio = 120, .weight = 1024, .load_avg = 300,
 				      .util_avg = 300, .cpu = this, .recent_used_cpu = -1 };
@@ -98,7 +97,8 @@ static int sis(struct fx *f, int prev, int target)
 {
 	memset(&f->d, 0, sizeof(f->d));
 	f->d.cpu = -1;
-	return sr_select_idle_sibling_ext(&f->pol, &f->ctx, prev, target, &f->x, &f->fx, &f->d);
+	f->d.fx = (struct sr_sis_fx){ .target = -1, .recent_used_cpu = -1 };
+	return sr_select_idle_sibling(&f->pol, &f->ctx, prev, target, &f->d);
 }
 
 /* The @nth step of @fn (0 first) whose check contains @frag (NULL: any). */
@@ -189,7 +189,7 @@ static void test_recent_used_cpu(void **state)
 	f->p.recent_used_cpu = 6;
 	assert_int_equal(sis(f, 5, 3), 6);
 	assert_int_equal(f->d.decided_by, SR_BY_SIS_RECENT);
-	assert_int_equal(f->fx.recent_used_cpu, 5);	/* replaced by prev on a hit */
+	assert_int_equal(f->d.fx.recent_used_cpu, 5);	/* replaced by prev on a hit */
 	/* 4.15 has no recent_used_cpu: the scan from target finds 4 first. */
 	set_kver(f, SR_KV(4, 15));
 	assert_int_equal(sis(f, 5, 3), 4);
@@ -198,10 +198,10 @@ static void test_recent_used_cpu(void **state)
 	set_kver(f, SR_KV(5, 12));
 	f->p.recent_used_cpu = 7;
 	assert_int_equal(sis(f, 5, 3), 4);
-	assert_int_equal(f->fx.recent_used_cpu, 7);
+	assert_int_equal(f->d.fx.recent_used_cpu, 7);
 	set_kver(f, SR_KV(5, 15));
 	assert_int_equal(sis(f, 5, 3), 4);
-	assert_int_equal(f->fx.recent_used_cpu, 5);
+	assert_int_equal(f->d.fx.recent_used_cpu, 5);
 	/* 5.15 - 6.4 test prev's affinity bit (already stored); 6.5 the saved CPU's. */
 	f->p.recent_used_cpu = 6;
 	sr_mask_clear(&f->allowed);
@@ -229,7 +229,8 @@ static void test_percpu_kthread(void **state)
 	struct fx *f = fx_new("cpus=8", SR_KV(5, 6), F_PROP, 2);
 
 	set_idle(f, 7, 1);
-	f->x.curr_percpu_kthread = true;
+	f->ctx.curr_percpu_kthread = true;
+	f->ctx.in_task = true;
 	assert_int_equal(sis(f, 2, 6), 2);
 	assert_int_equal(f->d.decided_by, SR_BY_SIS_PREV);
 	/* 5.4 has no such rule: scan from 6 finds 7. */
@@ -242,8 +243,8 @@ static void test_percpu_kthread(void **state)
 	f->rq[2].nr_running = 1;
 	assert_int_equal(sis(f, 3, 6), 7);
 	assert_int_equal(sis(f, 2, 6), 2);
-	/* 5.19 adds in_task(): an interrupt wakeup (no waker) does not stack. */
-	f->ctx.curr = NULL;
+	/* 5.19 adds in_task(): an interrupt that hit the kthread does not stack. */
+	f->ctx.in_task = false;
 	assert_int_equal(sis(f, 2, 6), 7);
 	fx_free(f);
 }
@@ -298,12 +299,12 @@ static void test_idle_core_vs_thread_multipass(void **state)
 	assert_int_equal(f->d.decided_by, SR_BY_SIS_CORE);
 	s = step_of(&f->d.trail, "select_idle_core", NULL, 0);
 	assert_int_equal(val(s, "cores_visited"), 4);
-	assert_false(f->fx.cleared_idle_cores);
+	assert_false(f->d.fx.cleared_idle_cores);
 	/* Only a thread idle: the core pass clears the hint, the CPU pass finds 3. */
 	set_busy(f, 7);
 	assert_int_equal(sis(f, 0, 0), 3);
 	assert_int_equal(f->d.decided_by, SR_BY_SIS_CPU);
-	assert_true(f->fx.cleared_idle_cores);
+	assert_true(f->d.fx.cleared_idle_cores);
 	/* Hint clear: no core pass at all. */
 	f->llc[0].has_idle_cores = false;
 	assert_int_equal(sis(f, 0, 0), 3);
@@ -453,8 +454,10 @@ static void test_w16_wake_avg_idle_aging(void **state)
 	assert_int_equal(sr_sis_aged_wake_avg_idle(400000, 1003, 1003), 400000);
 	assert_int_equal(sr_sis_aged_wake_avg_idle(1, 0, 1000), 0);
 	f->pol.knobs.sis_avg_scan_cost_ns = 20000;
-	f->x = (struct sr_sis_extra){ .wake_avg_known = true, .wake_avg_idle = 400000,
-				      .wake_stamp = 1000, .jiffies = 1003 };
+	f->ctx.wake_avg.known = true;
+	f->ctx.wake_avg.avg_idle = 400000;
+	f->ctx.wake_avg.stamp = 1000;
+	f->ctx.wake_avg.jiffies = 1003;
 	set_idle(f, 4, 1);
 	assert_int_equal(sis(f, 5, 5), 4);
 	s = step_of(&f->d.trail, "select_idle_cpu", "nr =", 0);
@@ -475,7 +478,7 @@ static void test_w16_wake_avg_idle_aging(void **state)
 	assert_int_equal(sis(f, 5, 5), 5);
 	assert_int_equal(val(step_of(&f->d.trail, "select_idle_cpu", "for_each", 0), "start"), 5);
 	/* Unknown wake_avg_idle: avg_idle / 2 as ttwu last set it. */
-	f->x.wake_avg_known = false;
+	f->ctx.wake_avg.known = false;
 	f->rq[0].avg_idle = 600000;
 	sis(f, 5, 5);
 	assert_int_equal(val(step_of(&f->d.trail, "select_idle_cpu", "nr =", 0), "avg_idle"),
@@ -494,12 +497,12 @@ static void test_single_vs_multi_pass(void **state)
 	/* 5.11: core pass fails, CPU pass tests 0, 1, 2 only, smt(target 0) busy. */
 	assert_int_equal(sis(f, 0, 0), 0);
 	assert_int_equal(f->d.decided_by, SR_BY_SIS_TARGET);
-	assert_true(f->fx.cleared_idle_cores);
+	assert_true(f->d.fx.cleared_idle_cores);
 	/* 5.12: the core scan is not depth-limited and remembers the first idle thread. */
 	set_kver(f, SR_KV(5, 12));
 	assert_int_equal(sis(f, 0, 0), 3);
 	assert_int_equal(f->d.decided_by, SR_BY_SIS_CPU);
-	assert_true(f->fx.cleared_idle_cores);
+	assert_true(f->d.fx.cleared_idle_cores);
 	assert_int_equal(val(step_of(&f->d.trail, "select_idle_cpu", "for_each", 0), "visited"), 4);
 	/* A sched-idle sibling is taken as the fallback too (and ends that core). */
 	set_busy(f, 3);
@@ -512,7 +515,7 @@ static void test_single_vs_multi_pass(void **state)
 	set_idle(f, 7, 1);
 	assert_int_equal(sis(f, 0, 0), 6);
 	assert_int_equal(f->d.decided_by, SR_BY_SIS_CORE);
-	assert_false(f->fx.cleared_idle_cores);
+	assert_false(f->d.fx.cleared_idle_cores);
 	fx_free(f);
 }
 
@@ -668,7 +671,7 @@ static void test_sis_util_stops_core_scan(void **state)
 	set_idle(f, 10, 1);
 	set_idle(f, 11, 1);
 	assert_int_equal(sis(f, 0, 0), 0);
-	assert_false(f->fx.cleared_idle_cores);
+	assert_false(f->d.fx.cleared_idle_cores);
 	f->llc[0].nr_idle_scan = 3;		/* a core scan ignores the budget otherwise */
 	assert_int_equal(sis(f, 0, 0), 10);
 	assert_int_equal(f->d.decided_by, SR_BY_SIS_CORE);
@@ -899,7 +902,7 @@ static void test_find_idlest_group_cpu(void **state)
 	assert_int_equal(step_of(&f->d.trail, "find_idlest_group_cpu", NULL, 0)->cpu, 3);
 	assert_true(f->d.depends & SR_DEP_VCPU);
 	/* A stamp of 0 never beats the initial 0: the least loaded busy CPU, 2. */
-	f->rq[3].idle_since = 0;
+	f->rq[3].idle_stamp = 0;
 	assert_int_equal(fic(f, 1, 0), 3);
 	s = step_of(&f->d.trail, "find_idlest_group_cpu", NULL, 0);
 	assert_string_equal(s->check, "least loaded");

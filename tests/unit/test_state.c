@@ -17,7 +17,8 @@ struct fx {
 	uint64_t last_run_delay;
 };
 
-static int h_place(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec)
+static int h_place(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec,
+		   struct sr_ref *ref)
 {
 	struct fx *f = data;
 

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel's own hints, followed as the kernel keeps them, because the
+ * placement models read them and a trace never shows them:
+ *
+ *  - per-CPU kthreads (kworker/N:M, ksoftirqd/N, ...): nr_cpus_allowed == 1,
+ *    so select_task_rq() never asks the fair class;
+ *  - sd_llc_shared->has_idle_cores: set by __update_idle_core() when a CPU
+ *    enters idle with every sibling idle, cleared only after a failed core
+ *    scan in select_idle_cpu() (kernel/sched/fair.c, 5.12 - 6.18);
+ *  - rq->idle_stamp: set in newidle balance on the way to idle unless a
+ *    wakeup is pending, cleared by ttwu_do_activate(), kept through forks;
+ *  - p->recent_used_cpu, and which WF_SYNC value a waker's wakeups carry,
+ *    learnt from the answer of the recorded kernel's own model (the
+ *    reference) that matched the kernel's choice.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include "state-priv.h"
+
+/* Counts halve past this, so recent wakeups weigh more than old ones. */
+#define SYNC_EVIDENCE_MAX	64
+
+/* ------------------------------------------------------------ per-CPU kthreads */
+
+static bool digits(const char *s, const char *end)
+{
+	if (s >= end)
+		return false;
+	for (; s < end; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/*
+ * The CPU a per-CPU kthread is bound to, from the name the kernel gives it
+ * ("ksoftirqd/3", "migration/3", "cpuhp/3", "rcuc/3", "kworker/3:1",
+ * "kworker/3:1H"), else -1.  Unbound workers ("kworker/u16:2") are not.
+ */
+int sr_st_percpu_kthread_cpu(const char *comm)
+{
+	static const char *const bound[] = { "ksoftirqd/", "migration/", "cpuhp/", "rcuc/",
+					     "idle_inject/", "kworker/" };
+	const char *num, *end;
+
+	for (size_t i = 0; i < SR_ARRAY_SIZE(bound); i++) {
+		size_t n = strlen(bound[i]);
+
+		if (strncmp(comm, bound[i], n))
+			continue;
+		num = comm + n;
+		end = strchr(num, i + 1 == SR_ARRAY_SIZE(bound) ? ':' : '\0');
+		if (!end || !digits(num, end))
+			return -1;
+		return atoi(num);
+	}
+	return -1;
+}
+
+void sr_st_set_comm(struct sr_state *s, struct sr_task *t, const char *comm)
+{
+	int cpu;
+
+	if (!comm[0] || !strncmp(t->comm, comm, SR_COMM_LEN))
+		return;
+	memcpy(t->comm, comm, SR_COMM_LEN);
+	t->comm[SR_COMM_LEN - 1] = '\0';
+	cpu = sr_st_percpu_kthread_cpu(t->comm);
+	t->bound_cpu = sr_st_cpu_ok(s, cpu) ? cpu : -1;
+	t->v.nr_cpus_allowed = t->bound_cpu >= 0 ? 1 : 0;
+}
+
+/* ------------------------------------------------------------ has_idle_cores */
+
+/* __update_idle_core(): @cpu enters idle; its core is idle if every other sibling is. */
+void sr_st_update_idle_core(struct sr_state *s, int cpu)
+{
+	const struct sr_topo *t = s->cfg.topo;
+	int llc = t->cpu[cpu].llc_id, o;
+
+	if (t->smt_max <= 1 || (s->idle_cores_known[llc] && s->idle_cores[llc]))
+		return;
+	sr_for_each_cpu(o, &t->cpu[cpu].smt) {
+		const struct sr_rq *rq = &s->rq[o];
+
+		if (o != cpu && (rq->curr_pid || rq->nr_running || rq->ttwu_pending))
+			return;
+	}
+	s->idle_cores[llc] = true;
+	s->idle_cores_known[llc] = true;
+}
+
+/* Until the trace sets or clears it, guess from whether an idle core exists now. */
+static bool idle_core_now(const struct sr_state *s, int llc)
+{
+	const struct sr_topo *t = s->cfg.topo;
+	int c, o;
+
+	sr_for_each_cpu(c, &t->cpu[llc].llc) {
+		bool all = true;
+
+		sr_for_each_cpu(o, &t->cpu[c].smt)
+			if (s->rq[o].curr_pid || s->rq[o].nr_running)
+				all = false;
+		if (all)
+			return true;
+	}
+	return false;
+}
+
+void sr_st_fill_llc_hints(struct sr_state *s)
+{
+	const struct sr_topo *t = s->cfg.topo;
+
+	for (int cpu = 0; cpu < s->cfg.nr_cpus; cpu++) {
+		int llc = t->cpu[cpu].llc_id;
+		bool known = s->idle_cores_known[llc];
+
+		s->llc[cpu].has_idle_cores = known ? s->idle_cores[llc] : idle_core_now(s, llc);
+		s->llc[cpu].idle_cores_unknown = !known;
+		s->llc[cpu].nr_idle_scan = -1;
+	}
+}
+
+/* ------------------------------------------------------------ idle_stamp */
+
+void sr_st_idle_stamp(struct sr_state *s, int cpu, bool set, uint64_t ts)
+{
+	struct sr_rq *rq = &s->rq[cpu];
+
+	if (set && rq->ttwu_pending)	/* newidle balance returns before stamping */
+		return;
+	rq->idle_stamp = set ? ts : 0;
+	rq->idle_stamp_known = true;
+}
+
+/* ------------------------------------------------------------ WF_SYNC evidence */
+
+static int comm_key(const char *comm)
+{
+	uint32_t h = 2166136261u;
+
+	for (int i = 0; i < SR_COMM_LEN && comm[i]; i++)
+		h = (h ^ (unsigned char)comm[i]) * 16777619u;
+	return (int)((h & 0x7ffffffe) | 1);
+}
+
+static struct sr_comm_sync *comm_sync(struct sr_state *s, const char *comm, bool create)
+{
+	int key = comm_key(comm);
+	struct sr_comm_sync *c = create ? sr_pidtab_get(&s->sync_by_comm, key) :
+					  sr_pidtab_find(&s->sync_by_comm, key);
+
+	if (!c)
+		return NULL;
+	if (!c->comm[0])
+		memcpy(c->comm, comm, SR_COMM_LEN);
+	/* a hash collision between two comms: no shared evidence for them */
+	return strncmp(c->comm, comm, SR_COMM_LEN) ? NULL : c;
+}
+
+static void evidence_add(struct sr_sync_evidence *e, int k)
+{
+	if (++e->wins[k] > SYNC_EVIDENCE_MAX) {
+		e->wins[0] /= 2;
+		e->wins[1] /= 2;
+	}
+}
+
+static enum sr_tristate evidence_says(const struct sr_sync_evidence *e)
+{
+	if (e->wins[0] == e->wins[1])
+		return SR_UNKNOWN;
+	return e->wins[1] > e->wins[0] ? SR_YES : SR_NO;
+}
+
+/*
+ * The primary answer's WF_SYNC: what this waker's earlier wakeups showed,
+ * else what wakers of its name showed, else how the wakeup was issued (the
+ * *_sync wait-queue wakeups are pipe and socket writes by a task; interrupts
+ * and the idle task issue none).
+ */
+enum sr_tristate sr_st_sync_guess(struct sr_state *s, const struct sr_task *waker,
+				  const struct sr_event *ev)
+{
+	const struct sr_comm_sync *c;
+	enum sr_tristate g;
+
+	if (ev->irq_context || !waker || waker->v.pid <= 0)
+		return SR_NO;
+	g = evidence_says(&waker->sync);
+	if (g != SR_UNKNOWN)
+		return g;
+	c = comm_sync(s, waker->comm, false);
+	g = c ? evidence_says(&c->ev) : SR_UNKNOWN;
+	return g != SR_UNKNOWN ? g : SR_YES;
+}
+
+/* ------------------------------------------------------------ following the reference */
+
+/*
+ * The kernel chose @cpu for @p's wakeup.  Of the reference's two answers,
+ * the one that matched tells which WF_SYNC value the wakeup carried and
+ * which hints select_idle_sibling() left.  When neither matched, only what
+ * must have happened is kept: a choice other than prev and the waker's CPU
+ * got past the target and prev tests, where 5.15+ store prev.
+ */
+void sr_st_follow_ref(struct sr_state *s, struct sr_task *p, struct sr_task *waker, int cpu,
+		      int prev, int waker_cpu)
+{
+	const struct sr_ref *r = &p->pend_ref;
+	bool m0, m1;
+	int k;
+
+	if (!r->valid)
+		return;
+	m0 = r->cpu[0] == cpu;
+	m1 = r->cpu[1] == cpu;
+	if (m0 != m1 && waker) {
+		struct sr_comm_sync *c = comm_sync(s, waker->comm, true);
+
+		evidence_add(&waker->sync, m1);
+		if (c)
+			evidence_add(&c->ev, m1);
+	}
+	if (!m0 && !m1) {
+		/* prev: the target or prev test returned it, nothing was stored */
+		if (cpu != prev)
+			p->v.recent_used_cpu = cpu != waker_cpu && r->stores_prev ? prev : -1;
+		return;
+	}
+	k = m1 && !m0 ? 1 : 0;
+	if (r->recent_used_cpu[k] >= 0)
+		p->v.recent_used_cpu = r->recent_used_cpu[k];
+	if (r->cleared_idle_cores[k] >= 0) {
+		s->idle_cores[r->cleared_idle_cores[k]] = false;
+		s->idle_cores_known[r->cleared_idle_cores[k]] = true;
+	}
+}

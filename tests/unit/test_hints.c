@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel hints the state follows (src/state/hints.c), through
+ * sr_state_event() as a trace feeds it: per-CPU kthreads, the sticky
+ * has_idle_cores, rq->idle_stamp, recent_used_cpu and the WF_SYNC evidence
+ * learnt from the reference answers, idle-task wakers, fork inheritance.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include "state-priv.h"
+
+/* One core of two SMT threads (CPUs 0, 1) and another (2, 3), one LLC. */
+struct fx {
+	struct sr_topo topo;
+	struct sr_state s;
+	struct sr_wake_ctx ctx;		/* the last placement's context */
+	struct sr_task_view p, curr;	/* copies: the state's may move on */
+	bool has_curr;
+	struct sr_ref next_ref;		/* what the hook hands the state next */
+	int nr_placements;
+};
+
+static int h_place(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec,
+		   struct sr_ref *ref)
+{
+	struct fx *f = data;
+
+	f->nr_placements++;
+	f->ctx = *ctx;
+	f->p = *ctx->p;
+	f->has_curr = ctx->curr != NULL;
+	if (ctx->curr)
+		f->curr = *ctx->curr;
+	*ref = f->next_ref;
+	dec[0].cpu = (int16_t)ctx->prev_cpu;
+	return 0;
+}
+
+static struct fx *fx_new(void)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	struct sr_state_cfg cfg = { .nr_cpus = 4, .migration_cost_ns = 500000, .hz = 250,
+				    .has_waking = true, .nr_policies = 1 };
+
+	assert_non_null(f);
+	assert_int_equal(sr_topo_from_spec(&f->topo, "cores-per-llc=2,threads=2", SR_ERA_511), 0);
+	cfg.topo = &f->topo;
+	cfg.hooks = (struct sr_state_hooks){ .data = f, .placement = h_place };
+	assert_int_equal(sr_state_init(&f->s, &cfg), 0);
+	return f;
+}
+
+static void fx_free(struct fx *f)
+{
+	sr_state_fini(&f->s);
+	sr_topo_free(&f->topo);
+	free(f);
+}
+
+static void ev(struct fx *f, struct sr_event e)
+{
+	if (e.common_pid == 0 && e.type != SR_EV_SWITCH)
+		e.common_pid = -1;	/* rule 3 (common_pid names curr) stays out of these tests */
+	assert_int_equal(sr_state_event(&f->s, &e), 0);
+}
+
+static void sw(struct fx *f, uint64_t ts, int cpu, int prev, const char *comm, int next,
+	       const char *next_comm)
+{
+	struct sr_event e = { .type = SR_EV_SWITCH, .ts = ts, .cpu = cpu, .pid = prev,
+			      .prio = 120, .prev_state = SR_PS_SLEEPING, .next_pid = next,
+			      .next_prio = 120 };
+
+	snprintf(e.comm, sizeof(e.comm), "%s", comm);
+	snprintf(e.next_comm, sizeof(e.next_comm), "%s", next_comm);
+	ev(f, e);
+}
+
+static void waking(struct fx *f, uint64_t ts, int cpu, int pid, const char *comm, int target,
+		   int waker, bool irq)
+{
+	struct sr_event e = { .type = SR_EV_WAKING, .ts = ts, .cpu = cpu, .pid = pid, .prio = 120,
+			      .target_cpu = target, .common_pid = waker ? waker : -2,
+			      .irq_context = irq };
+
+	if (!waker)
+		e.common_pid = 0;	/* the idle task: sr_state_event() sees pid 0 */
+	snprintf(e.comm, sizeof(e.comm), "%s", comm);
+	assert_int_equal(sr_state_event(&f->s, &e), 0);
+}
+
+static void wakeup(struct fx *f, uint64_t ts, int cpu, int pid, int target)
+{
+	ev(f, (struct sr_event){ .type = SR_EV_WAKEUP, .ts = ts, .cpu = cpu, .pid = pid,
+				 .prio = 120, .target_cpu = target, .common_pid = -1 });
+}
+
+static void test_percpu_kthread_names(void **state)
+{
+	assert_int_equal(sr_st_percpu_kthread_cpu("kworker/3:1"), 3);
+	assert_int_equal(sr_st_percpu_kthread_cpu("kworker/12:0H"), 12);
+	assert_int_equal(sr_st_percpu_kthread_cpu("ksoftirqd/0"), 0);
+	assert_int_equal(sr_st_percpu_kthread_cpu("migration/7"), 7);
+	assert_int_equal(sr_st_percpu_kthread_cpu("kworker/u16:2"), -1);	/* unbound */
+	assert_int_equal(sr_st_percpu_kthread_cpu("kworker/3"), -1);
+	assert_int_equal(sr_st_percpu_kthread_cpu("ksoftirqd/x"), -1);
+	assert_int_equal(sr_st_percpu_kthread_cpu("hackbench"), -1);
+}
+
+/* A per-CPU kthread wakee is pinned (select_task_rq() never asks the fair class). */
+static void test_pinned_wakee(void **state)
+{
+	struct fx *f = fx_new();
+
+	sw(f, 1000, 2, 0, "", 30, "kworker/2:1");
+	sw(f, 1000, 0, 0, "", 100, "waker");
+	sw(f, 2000, 2, 30, "kworker/2:1", 0, "");
+	waking(f, 3000, 0, 30, "kworker/2:1", 2, 100, false);
+	assert_int_equal(f->nr_placements, 1);
+	assert_non_null(f->ctx.allowed);
+	assert_true(sr_mask_test(f->ctx.allowed, 2));
+	assert_int_equal(sr_mask_weight(f->ctx.allowed), 1);
+	assert_int_equal(f->p.nr_cpus_allowed, 1);
+	/* record_wakee() runs inside select_task_rq_fair() only: the waker's flips stay 0 */
+	assert_int_equal(sr_state_task(&f->s, 100)->v.wakee_flips, 0);
+	fx_free(f);
+}
+
+/* __update_idle_core() sets the hint; only a failed core scan clears it. */
+static void test_idle_cores_sticky(void **state)
+{
+	struct fx *f = fx_new();
+	struct sr_task *p;
+
+	sw(f, 1000, 0, 0, "", 100, "a");
+	sw(f, 1000, 1, 0, "", 101, "b");
+	sw(f, 1000, 2, 0, "", 102, "c");
+	sw(f, 1000, 3, 0, "", 103, "d");
+	assert_false(f->s.idle_cores_known[0]);
+	sw(f, 2000, 1, 101, "b", 0, "");	/* sibling 0 still busy: no idle core */
+	assert_false(f->s.idle_cores_known[0]);
+	sw(f, 3000, 0, 100, "a", 0, "");	/* 0 and 1 idle: set */
+	assert_true(f->s.idle_cores_known[0]);
+	assert_true(f->s.idle_cores[0]);
+	sw(f, 4000, 0, 0, "", 104, "e");	/* busy again: the hint stays (stale-true) */
+	assert_true(f->s.idle_cores[0]);
+	/* a wakeup whose matching reference answer failed a core scan clears it */
+	f->next_ref = (struct sr_ref){ .valid = true, .cpu = { 1, 3 },
+		.recent_used_cpu = { -1, -1 }, .cleared_idle_cores = { 0, -1 } };
+	waking(f, 5000, 2, 101, "b", 1, 102, false);
+	p = sr_state_task(&f->s, 101);
+	assert_true(p->pend_ref.valid);
+	assert_true(f->ctx.llc[0].has_idle_cores);
+	assert_false(f->ctx.llc[0].idle_cores_unknown);
+	wakeup(f, 5100, 2, 101, 1);
+	assert_true(f->s.idle_cores_known[0]);
+	assert_false(f->s.idle_cores[0]);
+	fx_free(f);
+}
+
+/* idle_stamp: stamped on the way to idle, cleared by a wakeup onto the CPU, not by a fork. */
+static void test_idle_stamp(void **state)
+{
+	struct fx *f = fx_new();
+
+	assert_false(f->s.rq[1].idle_stamp_known);
+	sw(f, 1000, 1, 0, "", 101, "b");
+	sw(f, 2000, 1, 101, "b", 0, "");
+	assert_true(f->s.rq[1].idle_stamp_known);
+	assert_int_equal(f->s.rq[1].idle_stamp, 2000);
+	ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = 2100, .cpu = 0, .pid = 100,
+				 .child_pid = 300, .common_pid = -1 });
+	ev(f, (struct sr_event){ .type = SR_EV_WAKEUP_NEW, .ts = 2200, .cpu = 0, .pid = 300,
+				 .prio = 120, .target_cpu = 1, .common_pid = -1 });
+	assert_int_equal(f->s.rq[1].idle_stamp, 2000);
+	waking(f, 2300, 0, 101, "b", 1, 100, false);
+	wakeup(f, 2400, 0, 101, 1);
+	assert_int_equal(f->s.rq[1].idle_stamp, 0);
+	assert_true(f->s.rq[1].idle_stamp_known);
+	fx_free(f);
+}
+
+/* The matching reference answer gives recent_used_cpu and teaches the waker's WF_SYNC. */
+static void test_follow_reference(void **state)
+{
+	struct fx *f = fx_new();
+	struct sr_task *p;
+
+	sw(f, 1000, 0, 0, "", 100, "waker");
+	sw(f, 1000, 2, 0, "", 101, "wakee");
+	sw(f, 2000, 2, 101, "wakee", 0, "");
+	/* without evidence a task-context wakeup by a task is guessed sync */
+	f->next_ref = (struct sr_ref){ .valid = true, .cpu = { 2, 0 },
+		.recent_used_cpu = { 2, -1 }, .cleared_idle_cores = { -1, -1 } };
+	waking(f, 3000, 0, 101, "wakee", 2, 100, false);
+	assert_int_equal(f->ctx.sync_guess, SR_YES);
+	wakeup(f, 3100, 0, 101, 2);			/* the kernel kept prev: no WF_SYNC */
+	p = sr_state_task(&f->s, 101);
+	assert_int_equal(p->v.recent_used_cpu, 2);
+	assert_int_equal(sr_state_task(&f->s, 100)->sync.wins[0], 1);
+	sw(f, 3200, 2, 0, "", 101, "wakee");
+	sw(f, 3300, 2, 101, "wakee", 0, "");
+	waking(f, 4000, 0, 101, "wakee", 2, 100, false);
+	assert_int_equal(f->ctx.sync_guess, SR_NO);	/* learnt */
+	/* another task of the same name inherits the evidence */
+	sw(f, 4100, 3, 0, "", 102, "waker");
+	waking(f, 4200, 3, 101, "wakee", 2, 102, false);
+	assert_int_equal(f->ctx.sync_guess, SR_NO);
+	/* an interrupt never carries WF_SYNC */
+	waking(f, 4300, 1, 101, "wakee", 2, 0, true);
+	assert_int_equal(f->ctx.sync_guess, SR_NO);
+	fx_free(f);
+}
+
+/* Neither answer matched: only what must have happened is kept. */
+static void test_reference_missed(void **state)
+{
+	struct fx *f = fx_new();
+	struct sr_task *p;
+
+	sw(f, 1000, 0, 0, "", 100, "waker");
+	sw(f, 1000, 2, 0, "", 101, "wakee");
+	sw(f, 2000, 2, 101, "wakee", 0, "");
+	f->next_ref = (struct sr_ref){ .valid = true, .cpu = { 0, 0 },
+		.recent_used_cpu = { 1, 1 }, .cleared_idle_cores = { -1, -1 },
+		.stores_prev = true };
+	waking(f, 3000, 0, 101, "wakee", 2, 100, false);
+	wakeup(f, 3100, 0, 101, 3);	/* neither prev nor the waker's CPU: past both tests */
+	p = sr_state_task(&f->s, 101);
+	assert_int_equal(p->v.recent_used_cpu, 2);
+	sw(f, 3200, 3, 0, "", 101, "wakee");
+	sw(f, 3300, 3, 101, "wakee", 0, "");
+	f->next_ref.cpu[0] = f->next_ref.cpu[1] = 1;
+	waking(f, 4000, 0, 101, "wakee", 3, 100, false);
+	wakeup(f, 4100, 0, 101, 0);	/* the waker's CPU: the target test or a scan, unknown */
+	assert_int_equal(p->v.recent_used_cpu, -1);
+	fx_free(f);
+}
+
+/* An interrupt on an idle CPU: the idle task is current, and keeps wakee flips. */
+static void test_idle_waker(void **state)
+{
+	struct fx *f = fx_new();
+
+	sw(f, 1000, 2, 0, "", 101, "wakee");
+	sw(f, 2000, 2, 101, "wakee", 0, "");
+	sw(f, 2000, 1, 0, "", 0, "");
+	waking(f, 3000, 1, 101, "wakee", 2, 0, true);
+	assert_true(f->has_curr);
+	assert_int_equal(f->curr.pid, 0);
+	assert_false(f->ctx.in_task);
+	assert_int_equal(f->s.cpu[1].idle.v.wakee_flips, 1);
+	fx_free(f);
+}
+
+/* A child inherits its parent's flips; wake_up_new_task() sets recent_used_cpu. */
+static void test_fork_inherits(void **state)
+{
+	struct fx *f = fx_new();
+	struct sr_task *parent, *child;
+
+	sw(f, 1000, 1, 0, "", 100, "parent");
+	parent = sr_state_task(&f->s, 100);
+	parent->v.wakee_flips = 7;
+	parent->v.last_wakee = 55;
+	ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = 2000, .cpu = 1, .pid = 100,
+				 .child_pid = 300, .common_pid = -1 });
+	ev(f, (struct sr_event){ .type = SR_EV_WAKEUP_NEW, .ts = 2100, .cpu = 1, .pid = 300,
+				 .prio = 120, .target_cpu = 3, .common_pid = -1 });
+	child = sr_state_task(&f->s, 300);
+	assert_int_equal(child->v.wakee_flips, 7);
+	assert_int_equal(child->v.last_wakee, 55);
+	assert_int_equal(child->v.recent_used_cpu, 1);
+	ev(f, (struct sr_event){ .type = SR_EV_EXIT, .ts = 2200, .cpu = 1, .pid = 100,
+				 .common_pid = -1 });
+	assert_true(parent->v.exiting);
+	fx_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_percpu_kthread_names),
+		cmocka_unit_test(test_pinned_wakee),
+		cmocka_unit_test(test_idle_cores_sticky),
+		cmocka_unit_test(test_idle_stamp),
+		cmocka_unit_test(test_follow_reference),
+		cmocka_unit_test(test_reference_missed),
+		cmocka_unit_test(test_idle_waker),
+		cmocka_unit_test(test_fork_inherits),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
