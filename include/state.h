@@ -31,6 +31,7 @@ struct sr_rq {
 	unsigned long load_avg;		/* PELT cfs_rq.avg.load_avg, blocked load included */
 	unsigned long runnable_load_avg;/* PELT of enqueued entities only (≤ 5.6) */
 	unsigned long util_avg;
+	unsigned long util_est;		/* Σ util_est of the enqueued CFS tasks (6.x cfs_rq) */
 	unsigned long capacity;		/* capacity_of() / power_of(); 1024 when unknown */
 	uint64_t idle_since;		/* ns when curr became idle; 0 when busy */
 	/*
@@ -109,6 +110,7 @@ enum sr_dep {
 	SR_DEP_AFFINITY		= 1 << 9,	/* cpus_allowed unknown */
 	SR_DEP_RECENT_CPU	= 1 << 10,	/* p->recent_used_cpu unknown */
 	SR_DEP_IDLE_STAMP	= 1 << 11,	/* rq->idle_stamp from before the trace */
+	SR_DEP_LOAD_ESTIMATE	= 1 << 12,	/* a load comparison inside the PELT estimate's error */
 };
 
 /* Everything a model may read about one wakeup. */
@@ -125,6 +127,12 @@ struct sr_wake_ctx {
 	const struct sr_cpumask *allowed;/* p->cpus_ptr; NULL: all CPUs */
 	const struct sr_topo *topo;
 	bool in_task;			/* the waking runs in task context, not irq (in_task()) */
+	/*
+	 * How far the PELT averages in the views may be from the kernel's, in
+	 * percent (0: exact, as in hand-made contexts).  A load comparison
+	 * closer than this depends on SR_DEP_LOAD_ESTIMATE.
+	 */
+	unsigned int load_error_pct;
 	bool curr_percpu_kthread;	/* current is a per-CPU kthread (is_per_cpu_kthread()) */
 	/* rq(this)->wake_avg_idle and wake_stamp (5.13 - 6.6 SIS_PROP), when known */
 	struct {
@@ -169,6 +177,21 @@ int sr_record_wakee(struct sr_task_view *waker, struct sr_task_view *wakee, uint
  */
 int sr_record_wakee_heavy(struct sr_task_view *waker, struct sr_task_view *wakee,
 			  uint64_t jiffies, unsigned int hz, int llc_size);
+
+/* update_idle_cpu_scan()'s intermediates: x = util per CPU, tmp, y = 1024 - tmp. */
+struct sr_idle_scan_calc {
+	uint64_t x, tmp, y;
+};
+
+/*
+ * update_idle_cpu_scan() (kernel/sched/fair.c, 6.0 -> 6.18; the load
+ * balancer runs it at the LLC level): the SIS_UTIL budget nr_idle_scan of an
+ * LLC of @llc_weight CPUs whose summed cpu_util_cfs() is @sum_util, balanced
+ * at imbalance_pct @pct.  Returns the new nr_idle_scan, or -EINVAL; @calc
+ * (may be NULL) receives the intermediates.
+ */
+int sr_update_idle_cpu_scan(unsigned long sum_util, int llc_weight, int pct,
+			    struct sr_idle_scan_calc *calc);
 
 /* ------------------------------------------------------------ the state */
 
@@ -245,6 +268,8 @@ struct sr_task {
 	/* PELT approximation: runnable / running fractions in [0, 1] */
 	uint64_t pelt_ts;
 	double load_frac, util_frac;
+	/* util_est (6.x): the estimate its dequeues left, and what it adds to its CPU now */
+	unsigned long ue_ewma, ue_last, ue_contrib;
 	/* the wakeup in flight (sched_waking seen, sched_wakeup not yet) */
 	bool pending;
 	uint64_t pend_ts;
@@ -349,6 +374,9 @@ struct sr_state {
 	struct sr_llc_view *llc;	/* nr_cpus, filled per placement */
 	/* per LLC, indexed by its llc_id: the kernel's sticky sd_llc_shared->has_idle_cores */
 	bool *idle_cores, *idle_cores_known;
+	/* per LLC: sd_llc_shared->nr_idle_scan as the load balancer last left it */
+	int *nr_idle_scan;
+	uint64_t *nr_idle_scan_ts;	/* 0: never computed */
 	struct sr_cpumask *one_cpu;	/* nr_cpus masks of one CPU each: pinned tasks' cpus_ptr */
 	struct sr_pidtab sync_by_comm;	/* struct sr_comm_sync: evidence shared by a comm */
 	struct sr_pidtab tasks;		/* struct sr_task_slot by pid */

@@ -11,20 +11,6 @@
 
 #include "models.h"
 
-/* update_idle_cpu_scan()'s intermediates: x = util per CPU, tmp, y = 1024 - tmp. */
-struct sr_idle_scan_calc {
-	uint64_t x, tmp, y;
-};
-
-/*
- * update_idle_cpu_scan() (6.0 -> 6.18): the SIS_UTIL budget nr_idle_scan of
- * an LLC of @llc_weight CPUs whose summed cpu_util is @sum_util, balanced at
- * imbalance_pct @pct.  Returns the new nr_idle_scan, or -EINVAL; @calc (may
- * be NULL) receives the intermediates.
- */
-int sr_update_idle_cpu_scan(unsigned long sum_util, int llc_weight, int pct,
-			    struct sr_idle_scan_calc *calc);
-
 /* The 5.13 - 6.6 ageing of rq->wake_avg_idle: halved once per jiffy since @stamp. */
 uint64_t sr_sis_aged_wake_avg_idle(uint64_t wake_avg_idle, uint64_t stamp, uint64_t now);
 

@@ -199,6 +199,7 @@ const char *sr_dep_name(enum sr_dep dep)
 	case SR_DEP_AFFINITY: return "affinity";
 	case SR_DEP_RECENT_CPU: return "recent_used_cpu";
 	case SR_DEP_IDLE_STAMP: return "idle_stamp";
+	case SR_DEP_LOAD_ESTIMATE: return "load_estimate";
 	}
 	return "invalid";
 }

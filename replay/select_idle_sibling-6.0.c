@@ -2,8 +2,9 @@
 /*
  * select_idle_sibling() with SIS_UTIL, Linux 6.0 - 6.18 (kernel/sched/fair.c):
  * select_idle_cpu() budgeted by sd_llc_shared->nr_idle_scan (SIS_UTIL, on by
- * default) and, until its removal in 6.7 [U], by SIS_PROP (off by default,
- * 5.15 form); select_idle_smt() on prev's siblings; update_idle_cpu_scan().
+ * default; the state keeps it with sr_update_idle_cpu_scan()) and, until its
+ * removal in 6.7 [U], by SIS_PROP (off by default, 5.15 form);
+ * select_idle_smt() on prev's siblings.
  *   6.0         sd_llc(this) checked before the scan; stop on !--nr
  *   6.1 - 6.6   sd_llc(this) checked only for SIS_PROP; select_idle_smt()
  *               skips prev and drops the LLC-span test
@@ -15,27 +16,6 @@
 #include <errno.h>
 #include <limits.h>
 #include "models-sis.h"
-
-#define SR_CAP	((uint64_t)SR_CAPACITY_SCALE)
-
-int sr_update_idle_cpu_scan(unsigned long sum_util, int llc_weight, int pct,
-			    struct sr_idle_scan_calc *calc)
-{
-	uint64_t x, y, tmp;
-
-	if (llc_weight <= 0 || pct <= 0)
-		return -EINVAL;
-	x = sum_util / (uint64_t)llc_weight;
-	tmp = x * x * (uint64_t)pct * (uint64_t)pct / (10000 * SR_CAP);
-	/* min_t(long, ...): the u64 is compared as a long. */
-	if ((int64_t)tmp > (int64_t)SR_CAP)
-		tmp = SR_CAP;
-	y = SR_CAP - tmp;
-	if (calc)
-		*calc = (struct sr_idle_scan_calc){ x, tmp, y };
-	y = y * (uint64_t)llc_weight / SR_CAP;
-	return (int)y;
-}
 
 static bool idle_ok(const struct sr_sis *s, int cpu)
 {

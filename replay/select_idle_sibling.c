@@ -399,17 +399,33 @@ static void sis_init(struct sr_sis *s, const struct sr_policy *pol, const struct
 							: sr_llc_size(ctx->topo, target);
 }
 
-/* Would the other value of an unknown hint change the answer?  Run silently to see. */
-static bool hint_mattered(const struct sr_sis *s, int cpu, bool flip_cores, bool zero_scan)
+/*
+ * Would another value of an unknown hint change the answer?  Run silently to
+ * see: the other has_idle_cores, or an nr_idle_scan of @scan (-1: keep).
+ */
+static bool hint_mattered(const struct sr_sis *s, int cpu, bool flip_cores, int scan)
 {
 	struct sr_sis alt;
 
 	sis_init(&alt, s->pol, s->ctx, s->prev, s->target, NULL);
 	if (flip_cores)
 		alt.idle_cores = !s->idle_cores;
-	if (zero_scan)
-		alt.nr_idle_scan = 0;
+	if (scan >= 0)
+		alt.nr_idle_scan = scan;
 	return sis_run(&alt) != cpu;
+}
+
+/* An unknown budget may be 0; an estimated one anything from 0 to the whole LLC. */
+static bool scan_mattered(const struct sr_sis *s, int cpu, const struct sr_llc_view *llc)
+{
+	int full = sr_llc_size(s->t, s->target);
+
+	if (llc && llc->nr_idle_scan >= 0 && !llc->nr_idle_scan_estimated)
+		return false;
+	if (s->nr_idle_scan != 0 && hint_mattered(s, cpu, false, 0))
+		return true;
+	return llc && llc->nr_idle_scan_estimated && s->nr_idle_scan != full &&
+	       hint_mattered(s, cpu, false, full);
 }
 
 static unsigned int sis_depends(const struct sr_sis *s, int cpu)
@@ -419,10 +435,9 @@ static unsigned int sis_depends(const struct sr_sis *s, int cpu)
 	unsigned int deps = 0;
 
 	if ((!llc || llc->idle_cores_unknown) && sr_sis_smt_active(s->t) &&
-	    hint_mattered(s, cpu, true, false))
+	    hint_mattered(s, cpu, true, -1))
 		deps |= SR_DEP_IDLE_HINT;
-	if ((!llc || llc->nr_idle_scan < 0 || llc->nr_idle_scan_estimated) &&
-	    s->kver >= SR_KV(6, 0) && (s->feat & SR_F_SIS_UTIL) && hint_mattered(s, cpu, false, true))
+	if (s->kver >= SR_KV(6, 0) && (s->feat & SR_F_SIS_UTIL) && scan_mattered(s, cpu, llc))
 		deps |= SR_DEP_IDLE_HINT;
 	if (s->recent_unknown)
 		deps |= SR_DEP_RECENT_CPU;

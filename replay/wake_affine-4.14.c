@@ -211,6 +211,19 @@ static void dep_weight(const struct sr_wake_ctx *ctx, struct sr_decision *d)
  * The sync shortcut and subtraction shared by both forms.  Returns true when
  * current alone outweighs this CPU (affine at once); else *this_load is reduced.
  */
+/*
+ * Reconstructed loads are estimates: a comparison of @a and @b closer than
+ * their error could go the other way in the kernel.
+ */
+static void dep_close(const struct sr_wake_ctx *ctx, int64_t a, int64_t b, struct sr_decision *d)
+{
+	int64_t big = llabs(a) > llabs(b) ? llabs(a) : llabs(b);
+
+	if (ctx->load_error_pct && (double)llabs(a - b) * 100.0 <
+				   (double)ctx->load_error_pct * (double)big)
+		d->depends |= SR_DEP_LOAD_ESTIMATE;
+}
+
 static bool wa_weight_sync(const struct sr_wake_ctx *ctx, bool sync, int64_t *this_load,
 			   struct sr_decision *d)
 {
@@ -223,6 +236,7 @@ static bool wa_weight_sync(const struct sr_wake_ctx *ctx, bool sync, int64_t *th
 	current_load = h_load_root(ctx, ctx->curr, ctx->this_cpu);
 	/* unsigned long vs s64: compared as unsigned, as in the kernel */
 	heavier = current_load > (unsigned long)*this_load;
+	dep_close(ctx, (int64_t)current_load, *this_load, d);
 	s = sr_trail_add(&d->trail, "wake_affine_weight", "current_load > this_eff_load",
 			 heavier ? "this" : "subtract", ctx->this_cpu);
 	sr_step_uval(s, "current_load", current_load);
@@ -260,6 +274,7 @@ static bool wa_weight_eff(const struct sr_policy *pol, const struct sr_wake_ctx 
 	te = (int64_t)t;
 	pe = (int64_t)p;
 	affine = le ? te <= pe : te < pe;
+	dep_close(ctx, te, pe, d);
 	s = sr_trail_add(&d->trail, "wake_affine_weight",
 			 le ? "this_eff_load <= prev_eff_load" : "this_eff_load < prev_eff_load",
 			 affine ? "this" : "none", affine ? this : prev);

@@ -110,6 +110,67 @@ static bool idle_core_now(const struct sr_state *s, int llc)
 	return false;
 }
 
+/* ------------------------------------------------------------ nr_idle_scan (SIS_UTIL) */
+
+int sr_update_idle_cpu_scan(unsigned long sum_util, int llc_weight, int pct,
+			    struct sr_idle_scan_calc *calc)
+{
+	const uint64_t cap = SR_CAPACITY_SCALE;
+	uint64_t x, y, tmp;
+
+	if (llc_weight <= 0 || pct <= 0)
+		return -EINVAL;
+	x = sum_util / (uint64_t)llc_weight;
+	tmp = x * x * (uint64_t)pct * (uint64_t)pct / (10000 * cap);
+	/* min_t(long, ...): the u64 is compared as a long. */
+	if ((int64_t)tmp > (int64_t)cap)
+		tmp = cap;
+	y = cap - tmp;
+	if (calc)
+		*calc = (struct sr_idle_scan_calc){ x, tmp, y };
+	y = y * (uint64_t)llc_weight / cap;
+	return (int)y;
+}
+
+/* cpu_util_cfs(): the larger of util_avg and the enqueued tasks' util_est, capped. */
+static unsigned long cpu_util_cfs(const struct sr_rq *rq)
+{
+	unsigned long util = rq->util_avg > rq->util_est ? rq->util_avg : rq->util_est;
+
+	return util < rq->capacity ? util : rq->capacity;
+}
+
+/*
+ * update_idle_cpu_scan() runs in the periodic load balance of the LLC
+ * domain, never the newidle one: every sd_weight ms when a CPU of the LLC
+ * is idle, busy_factor (16) times less often when all are busy.  The
+ * instants are not in the trace, so the budget is recomputed at that pace
+ * from the reconstructed util, and called an estimate.
+ */
+static void update_nr_idle_scan(struct sr_state *s, int llc)
+{
+	const struct sr_topo *t = s->cfg.topo;
+	const struct sr_domain *sd = sr_highest_flag_domain(t, llc, SD_SHARE_PKG_RESOURCES);
+	uint64_t period, sum = 0;
+	bool busy = true;
+	int c;
+
+	if (!sd) {
+		s->nr_idle_scan[llc] = -1;
+		return;
+	}
+	sr_for_each_cpu(c, &sd->span)
+		busy &= s->rq[c].curr_pid || s->rq[c].nr_running;
+	period = sd->span_weight * SR_NSEC_PER_MSEC * (busy ? 16 : 1);
+	if (s->nr_idle_scan_ts[llc] && s->now - s->nr_idle_scan_ts[llc] < period)
+		return;
+	sr_for_each_cpu(c, &sd->span)
+		sum += cpu_util_cfs(&s->rq[c]);
+	s->nr_idle_scan[llc] = sr_update_idle_cpu_scan((unsigned long)sum, (int)sd->span_weight,
+						       (int)sd->imbalance_pct, NULL);
+	s->nr_idle_scan_ts[llc] = s->now;
+}
+
 void sr_st_fill_llc_hints(struct sr_state *s)
 {
 	const struct sr_topo *t = s->cfg.topo;
@@ -118,9 +179,12 @@ void sr_st_fill_llc_hints(struct sr_state *s)
 		int llc = t->cpu[cpu].llc_id;
 		bool known = s->idle_cores_known[llc];
 
+		if (llc == cpu)
+			update_nr_idle_scan(s, llc);
 		s->llc[cpu].has_idle_cores = known ? s->idle_cores[llc] : idle_core_now(s, llc);
 		s->llc[cpu].idle_cores_unknown = !known;
-		s->llc[cpu].nr_idle_scan = -1;
+		s->llc[cpu].nr_idle_scan = s->nr_idle_scan[llc];
+		s->llc[cpu].nr_idle_scan_estimated = true;
 	}
 }
 

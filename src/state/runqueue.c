@@ -69,6 +69,37 @@ void sr_st_cpu_advance(struct sr_state *s, int cpu, uint64_t now)
 	rq->util_avg = (unsigned long)(c->util_avg + 0.5);
 }
 
+/*
+ * util_est_update() at a dequeue for sleep (6.1: UTIL_EST with FASTUP; 6.9+
+ * keeps only the ewma, which this matches): the ewma jumps up to the util
+ * the task had, and moves down a quarter of the way.
+ */
+static void util_est_update(struct sr_task *t)
+{
+	unsigned long util = t->v.util_avg;
+
+	t->ue_last = util;
+	if (t->ue_ewma < util)
+		t->ue_ewma = util;
+	else
+		t->ue_ewma -= (t->ue_ewma - util) / 4;
+}
+
+static void util_est_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
+{
+	struct sr_rq *rq = &s->rq[cpu];
+
+	if (t->v.policy == SR_SCHED_RT)
+		return;
+	if (sign > 0) {
+		t->ue_contrib = t->ue_ewma > t->ue_last ? t->ue_ewma : t->ue_last;
+		rq->util_est += t->ue_contrib;
+	} else {
+		rq->util_est -= rq->util_est < t->ue_contrib ? rq->util_est : t->ue_contrib;
+		t->ue_contrib = 0;
+	}
+}
+
 static void rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
 {
 	struct sr_rq *rq;
@@ -77,6 +108,7 @@ static void rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
 		return;
 	rq = &s->rq[cpu];
 	sr_st_cpu_advance(s, cpu, s->now);
+	util_est_account(s, t, cpu, sign);
 	if (sign > 0) {
 		rq->nr_running++;
 		if (t->v.policy != SR_SCHED_RT) {
@@ -99,20 +131,30 @@ static void rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
 	}
 }
 
-/* Move a task's blocked/attached PELT load between CPUs (attach/detach). */
+/* Move a task's blocked/attached PELT load and util between CPUs (attach/detach). */
 static void pelt_move(struct sr_state *s, struct sr_task *t, int from, int to)
 {
 	if (from == to)
 		return;
 	if (sr_st_cpu_ok(s, from)) {
+		struct sr_cpu_state *c = &s->cpu[from];
+
 		sr_st_cpu_advance(s, from, s->now);
-		s->cpu[from].load_avg -= (double)t->v.load_avg;
-		if (s->cpu[from].load_avg < 0)
-			s->cpu[from].load_avg = 0;
+		c->load_avg -= (double)t->v.load_avg;
+		c->util_avg -= (double)t->v.util_avg;
+		if (c->load_avg < 0)
+			c->load_avg = 0;
+		if (c->util_avg < 0)
+			c->util_avg = 0;
 	}
 	if (sr_st_cpu_ok(s, to)) {
+		struct sr_cpu_state *c = &s->cpu[to];
+
 		sr_st_cpu_advance(s, to, s->now);
-		s->cpu[to].load_avg += (double)t->v.load_avg;
+		c->load_avg += (double)t->v.load_avg;
+		c->util_avg += (double)t->v.util_avg;
+		if (c->util_avg > (double)SR_CAPACITY_SCALE)
+			c->util_avg = (double)SR_CAPACITY_SCALE;
 	}
 }
 
@@ -124,6 +166,8 @@ void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state s
 		rq_account(s, t, t->v.cpu, -1);
 	if (cpu >= 0 && cpu != t->v.cpu)
 		pelt_move(s, t, t->v.cpu, cpu);
+	if (st == SR_T_SLEEPING && sr_st_on_rq(t->state))
+		util_est_update(t);
 	t->state = st;
 	if (cpu >= 0)
 		t->v.cpu = cpu;

@@ -81,6 +81,7 @@ static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_
 		.rq = s->rq, .llc = s->llc, .topo = s->cfg.topo,
 		.allowed = p->bound_cpu >= 0 ? &s->one_cpu[p->bound_cpu] : NULL,
 		.in_task = !ev->irq_context,
+		.load_error_pct = SR_LOAD_ERROR_PCT,
 		.curr_percpu_kthread = waker && waker->bound_cpu >= 0,
 		.sync_guess = kind == SR_WAKE_TTWU ? sr_st_sync_guess(s, waker, ev) : SR_NO,
 	};
@@ -96,9 +97,7 @@ static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_
 	}
 	for (int c = 0; c < s->cfg.nr_cpus; c++)
 		sr_st_cpu_advance(s, c, s->now);
-	/* has_idle_cores only matters where SMT exists (sched_smt_active()) */
-	if (s->cfg.topo->smt_max > 1)
-		sr_st_fill_llc_hints(s);
+	sr_st_fill_llc_hints(s);
 	if (waker) {
 		sr_st_task_pelt(s, waker, s->now);
 		ctx.curr = &waker->v;

@@ -280,6 +280,44 @@ static void test_fork_inherits(void **state)
 	fx_free(f);
 }
 
+/* nr_idle_scan follows the LLC's util at the balancer's pace; util_est follows dequeues. */
+static void test_nr_idle_scan(void **state)
+{
+	struct fx *f = fx_new();
+	struct sr_task *t;
+
+	/* 200 runs briefly and sleeps; four tasks that never stop keep util high */
+	sw(f, 500, 0, 0, "", 200, "sleeper");
+	sw(f, 1000, 0, 200, "sleeper", 100, "hog");
+	for (int c = 1; c < 4; c++)
+		sw(f, 1000, c, 0, "", 100 + c, "hog");
+	waking(f, 400000000, 0, 200, "sleeper", 0, 100, false);
+	assert_int_equal(f->nr_placements, 1);
+	assert_int_equal(f->ctx.llc[0].nr_idle_scan, 0);
+	assert_true(f->ctx.llc[0].nr_idle_scan_estimated);
+	wakeup(f, 400000100, 0, 200, 0);
+	sw(f, 400001000, 0, 100, "hog", 200, "sleeper");
+	sw(f, 400002000, 0, 200, "sleeper", 100, "hog");
+	/* three CPUs go idle: the balancer (refreshed every 4 ms now) sees util decay slowly */
+	for (int c = 1; c < 4; c++)
+		sw(f, 400003000, c, 100 + c, "hog", 0, "");
+	waking(f, 401000000, 0, 200, "sleeper", 0, 100, false);
+	assert_int_equal(f->ctx.llc[0].nr_idle_scan, 0);
+	wakeup(f, 401000100, 0, 200, 0);
+	sw(f, 401001000, 0, 100, "hog", 200, "sleeper");
+	sw(f, 401002000, 0, 200, "sleeper", 100, "hog");
+	/* a second later util has decayed on the idle CPUs: a scan budget again */
+	waking(f, 1400000000, 0, 200, "sleeper", 0, 100, false);
+	assert_true(f->ctx.llc[0].nr_idle_scan > 0);
+	/* a sleeper keeps its util_est, which its CPU counts only while it is enqueued */
+	t = sr_state_task(&f->s, 103);
+	assert_int_equal(f->s.rq[3].util_est, 0);
+	assert_true(t->ue_ewma > 900);
+	sw(f, 1400001000, 3, 0, "", 103, "hog");
+	assert_int_equal(f->s.rq[3].util_est, t->ue_ewma);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -291,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_reference_missed),
 		cmocka_unit_test(test_idle_waker),
 		cmocka_unit_test(test_fork_inherits),
+		cmocka_unit_test(test_nr_idle_scan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -776,6 +776,32 @@ static void test_flow_affine(void **state)
 	fx_free(f);
 }
 
+/* Reconstructed loads: a comparison inside their error band is load_estimate-dependent. */
+static void test_flow_load_estimate(void **state)
+{
+	struct fx *f = fx_new("cores-per-llc=8", SR_ERA_511, 0, 4);
+
+	f->ctx.load_error_pct = 30;
+	/* W10: 104,857,600 against 169,869,312: far apart, determined */
+	set_load(f, 0, 512);
+	set_load(f, 4, 2048);
+	f->p.load_avg = 512;
+	assert_int_equal(flow(f), 0);
+	assert_int_equal(f->d.cpu, 0);
+	assert_true(f->d.determined);
+	/* W9: 209,715,200 against 169,869,312: within 30 %, the answer stands but depends */
+	set_load(f, 0, 1536);
+	assert_int_equal(flow(f), 0);
+	assert_int_equal(f->d.cpu, 4);
+	assert_true(f->d.depends & SR_DEP_LOAD_ESTIMATE);
+	assert_false(f->d.determined);
+	/* exact loads (hand-made contexts): no such input */
+	f->ctx.load_error_pct = 0;
+	assert_int_equal(flow(f), 0);
+	assert_true(f->d.determined);
+	fx_free(f);
+}
+
 /* W11 with sync unknown: non-sync ties go to prev, sync ones to this. */
 static void test_flow_sync_unknown(void **state)
 {
@@ -1177,6 +1203,7 @@ int main(void)
 		cmocka_unit_test(test_w14_record_wakee),
 		cmocka_unit_test(test_w14_record_wakee_heavy),
 		cmocka_unit_test(test_flow_affine),
+		cmocka_unit_test(test_flow_load_estimate),
 		cmocka_unit_test(test_flow_sync_unknown),
 		cmocka_unit_test(test_flow_exiting_waker),
 		cmocka_unit_test(test_flow_wake_wide),
