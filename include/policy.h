@@ -106,6 +106,7 @@ struct sr_sis_fx {
 	int target;			/* select_idle_sibling()'s target, -1: not reached */
 	int recent_used_cpu;		/* p->recent_used_cpu afterwards (-1: unknown) */
 	bool cleared_idle_cores;	/* set_idle_cores(target, false) ran */
+	int cpu_no_scan;		/* the answer an nr_idle_scan of 0 gives, when it differs */
 };
 
 struct sr_decision {

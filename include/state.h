@@ -44,9 +44,22 @@ struct sr_rq {
 	bool idle_stamp_known;
 	uint64_t avg_idle;		/* rq->avg_idle estimate, ns */
 	bool ttwu_pending;		/* a wakeup is in flight to this CPU */
+	/*
+	 * The state saw the CPU go idle but this trace does not record its
+	 * switches out of idle reliably: it may be running a task.  Models read
+	 * it as busy (sr_rq_idle()), and the wakeup as uncertain.
+	 */
+	bool idle_unrecorded;
 	bool vcpu_preempted;		/* unknowable from a trace; false */
 	bool uncertain;			/* state not re-established after lost events */
 };
+
+/* idle_cpu(): the idle task runs, nothing is queued, no wakeup is in flight to it. */
+static inline bool sr_rq_idle(const struct sr_rq *rq)
+{
+	return rq->curr_pid == 0 && rq->nr_running == 0 && !rq->ttwu_pending &&
+	       !rq->idle_unrecorded;
+}
 
 enum sr_sched_policy {
 	SR_SCHED_NORMAL,
@@ -247,6 +260,8 @@ struct sr_ref {
 					 * cleared, -1 none */
 	bool stores_prev;		/* the kernel stores prev in p->recent_used_cpu once
 					 * past the target and prev tests (5.15+) */
+	int16_t no_scan_cpu[2];		/* the answer a SIS_UTIL budget of 0 gives, if other */
+	int16_t scan_llc[2];		/* the LLC (llc_id) whose budget that is, -1 none */
 };
 
 /* How each WF_SYNC value fared on a waker's earlier wakeups (decaying counts). */
@@ -316,7 +331,10 @@ struct sr_cpu_state {
 	uint64_t resyncs;		/* queued tasks dropped at an idle switch */
 	unsigned int ttwu_pending;	/* wakeups assumed queued on this CPU's wakelist */
 	struct sr_task idle;		/* the CPU's idle task (pid 0): a waker from irq context */
+	uint64_t busy_since;		/* when it last left idle, 0 while idle or unknown */
 	uint64_t mismatches;		/* switches whose prev was not the task seen switched in */
+	uint64_t idle_mismatches;	/* ... when we had seen it go idle */
+	uint64_t switches;
 };
 
 struct sr_state_hooks {

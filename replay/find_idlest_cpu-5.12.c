@@ -141,7 +141,8 @@ static void cpu_stats(const struct fic *f, int i, struct fig_stats *g)
 	nr = rq->nr_running - local;
 	g->sum_nr_running += nr;
 	/* idle_cpu_without() */
-	if (!nr && (rq->curr_pid == 0 || rq->curr_pid == p->pid) && !rq->ttwu_pending)
+	if (!nr && (rq->curr_pid == 0 || rq->curr_pid == p->pid) && !rq->ttwu_pending &&
+	    !rq->idle_unrecorded)
 		g->idle_cpus++;
 	g->group_capacity += cap;
 	if (cap > g->max_cap)

@@ -11,7 +11,7 @@
 
 static bool idle(const struct sr_wake_ctx *ctx, int cpu)
 {
-	return !ctx->rq[cpu].curr_pid && !ctx->rq[cpu].nr_running;
+	return sr_rq_idle(&ctx->rq[cpu]);
 }
 
 static bool ctx_ok(const struct sr_wake_ctx *ctx)

@@ -57,7 +57,7 @@ static void decision_reset(struct sr_decision *d, bool quiet)
 	d->decided_by = SR_BY_NONE;
 	d->depends = 0;
 	d->determined = false;
-	d->fx = (struct sr_sis_fx){ .target = -1, .recent_used_cpu = -1 };
+	d->fx = (struct sr_sis_fx){ .target = -1, .recent_used_cpu = -1, .cpu_no_scan = -1 };
 	d->alt_fx = d->fx;
 	d->trail.n = 0;
 	d->trail.truncated = false;

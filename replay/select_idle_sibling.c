@@ -24,7 +24,7 @@ static bool sr_sis_idle_cpu(const struct sr_sis *s, int cpu)
 {
 	const struct sr_rq *rq = rq_of(s, cpu);
 
-	return rq->curr_pid == 0 && rq->nr_running == 0 && !rq->ttwu_pending;
+	return sr_rq_idle(rq);
 }
 
 /* available_idle_cpu() from 4.18; plain idle_cpu() before. */
@@ -399,11 +399,8 @@ static void sis_init(struct sr_sis *s, const struct sr_policy *pol, const struct
 							: sr_llc_size(ctx->topo, target);
 }
 
-/*
- * Would another value of an unknown hint change the answer?  Run silently to
- * see: the other has_idle_cores, or an nr_idle_scan of @scan (-1: keep).
- */
-static bool hint_mattered(const struct sr_sis *s, int cpu, bool flip_cores, int scan)
+/* The answer under another has_idle_cores (@flip_cores) or nr_idle_scan (@scan >= 0), silently. */
+static int sis_what_if(const struct sr_sis *s, bool flip_cores, int scan)
 {
 	struct sr_sis alt;
 
@@ -412,32 +409,42 @@ static bool hint_mattered(const struct sr_sis *s, int cpu, bool flip_cores, int 
 		alt.idle_cores = !s->idle_cores;
 	if (scan >= 0)
 		alt.nr_idle_scan = scan;
-	return sis_run(&alt) != cpu;
+	return sis_run(&alt);
 }
 
-/* An unknown budget may be 0; an estimated one anything from 0 to the whole LLC. */
-static bool scan_mattered(const struct sr_sis *s, int cpu, const struct sr_llc_view *llc)
+/*
+ * An unknown budget may be 0; an estimated one anything from 0 to the whole
+ * LLC.  *@no_scan receives the answer a budget of 0 gives, when it differs.
+ */
+static bool scan_mattered(const struct sr_sis *s, int cpu, const struct sr_llc_view *llc,
+			  int *no_scan)
 {
-	int full = sr_llc_size(s->t, s->target);
+	int full = sr_llc_size(s->t, s->target), alt;
 
 	if (llc && llc->nr_idle_scan >= 0 && !llc->nr_idle_scan_estimated)
 		return false;
-	if (s->nr_idle_scan != 0 && hint_mattered(s, cpu, false, 0))
-		return true;
+	if (s->nr_idle_scan != 0) {
+		alt = sis_what_if(s, false, 0);
+		if (alt != cpu) {
+			*no_scan = alt;
+			return true;
+		}
+	}
 	return llc && llc->nr_idle_scan_estimated && s->nr_idle_scan != full &&
-	       hint_mattered(s, cpu, false, full);
+	       sis_what_if(s, false, full) != cpu;
 }
 
-static unsigned int sis_depends(const struct sr_sis *s, int cpu)
+static unsigned int sis_depends(const struct sr_sis *s, int cpu, int *no_scan)
 {
 	const struct sr_wake_ctx *ctx = s->ctx;
 	const struct sr_llc_view *llc = ctx->llc ? &ctx->llc[s->target] : NULL;
 	unsigned int deps = 0;
 
 	if ((!llc || llc->idle_cores_unknown) && sr_sis_smt_active(s->t) &&
-	    hint_mattered(s, cpu, true, -1))
+	    sis_what_if(s, true, -1) != cpu)
 		deps |= SR_DEP_IDLE_HINT;
-	if (s->kver >= SR_KV(6, 0) && (s->feat & SR_F_SIS_UTIL) && scan_mattered(s, cpu, llc))
+	if (s->kver >= SR_KV(6, 0) && (s->feat & SR_F_SIS_UTIL) &&
+	    scan_mattered(s, cpu, llc, no_scan))
 		deps |= SR_DEP_IDLE_HINT;
 	if (s->recent_unknown)
 		deps |= SR_DEP_RECENT_CPU;
@@ -474,7 +481,8 @@ int sr_select_idle_sibling(const struct sr_policy *pol, const struct sr_wake_ctx
 	sis_init(&s, pol, ctx, prev, target, d->trail.off ? NULL : &d->trail);
 	cpu = sis_run(&s);
 	d->decided_by = s.by;
-	d->depends |= sis_depends(&s, cpu);
+	d->fx.cpu_no_scan = -1;
+	d->depends |= sis_depends(&s, cpu, &d->fx.cpu_no_scan);
 	d->fx.target = target;
 	d->fx.recent_used_cpu = s.recent_out;
 	d->fx.cleared_idle_cores = s.cleared_idle_cores;

@@ -23,7 +23,7 @@
 /* idle_cpu(), 4.14 - 6.18: idle task current, nothing queued, no wakeup in flight. */
 static bool idle_cpu_414(const struct sr_rq *rq)
 {
-	return rq->curr_pid == 0 && rq->nr_running == 0 && !rq->ttwu_pending;
+	return sr_rq_idle(rq);
 }
 
 /* The idle test wake_affine_idle() uses: vCPU preemption counts from 4.18. */

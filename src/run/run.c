@@ -170,6 +170,9 @@ static void fill_ref(const struct sr_run *r, const struct sr_wake_ctx *ctx,
 		ref->recent_used_cpu[i] = (int16_t)fx[i]->recent_used_cpu;
 		ref->cleared_idle_cores[i] = (int16_t)(fx[i]->cleared_idle_cores &&
 			fx[i]->target >= 0 ? r->topo.cpu[fx[i]->target].llc_id : -1);
+		ref->no_scan_cpu[i] = (int16_t)fx[i]->cpu_no_scan;
+		ref->scan_llc[i] = (int16_t)(fx[i]->target >= 0 ?
+					     r->topo.cpu[fx[i]->target].llc_id : -1);
 	}
 	ref->stores_prev = r->ref.knobs.kver >= SR_KV(5, 15);
 }

@@ -140,29 +140,74 @@ static unsigned long cpu_util_cfs(const struct sr_rq *rq)
 	return util < rq->capacity ? util : rq->capacity;
 }
 
+/* A CPU runs a task: its tick is on, so its periodic balance runs. */
+static bool cpu_busy(const struct sr_state *s, int cpu)
+{
+	return s->rq[cpu].curr_pid || s->rq[cpu].nr_running;
+}
+
 /*
- * update_idle_cpu_scan() runs in the periodic load balance of the LLC
- * domain, never the newidle one: every sd_weight ms when a CPU of the LLC
- * is idle, busy_factor (16) times less often when all are busy.  The
- * instants are not in the trace, so the budget is recomputed at that pace
- * from the reconstructed util, and called an estimate.
+ * should_we_balance() at the LLC level: of the local group (the CPU's SMT
+ * core), an idle CPU balances for it, so a busy CPU with an idle sibling
+ * does not.
+ */
+static bool balances_for_core(const struct sr_state *s, int cpu)
+{
+	int o;
+
+	sr_for_each_cpu(o, &s->cfg.topo->cpu[cpu].smt)
+		if (o != cpu && !cpu_busy(s, o))
+			return false;
+	return true;
+}
+
+/*
+ * Did the load balancer run update_idle_cpu_scan() on this LLC since
+ * @since?  It does in the periodic balance of the LLC domain (never the
+ * newidle one): a busy CPU every sd_weight ms times busy_factor (16) while
+ * its tick runs; idle CPUs, whose tick is stopped, only through nohz idle
+ * balancing, every sd_weight ms, which a CPU with two runnable tasks kicks.
+ * A machine that is mostly idle may leave the budget alone for long.
+ */
+static bool llc_balanced_since(const struct sr_state *s, const struct sr_domain *sd,
+			       uint64_t since)
+{
+	uint64_t idle_iv = sd->span_weight * SR_NSEC_PER_MSEC, busy_iv = idle_iv * 16;
+	bool has_idle = false, overloaded = false;
+	int c;
+
+	sr_for_each_cpu(c, &sd->span) {
+		uint64_t from = s->cpu[c].busy_since > since ? s->cpu[c].busy_since : since;
+
+		if (!cpu_busy(s, c))
+			has_idle = true;
+		else if (s->cpu[c].busy_since && s->now - from >= busy_iv && balances_for_core(s, c))
+			return true;
+	}
+	for (c = 0; c < s->cfg.nr_cpus && !overloaded; c++)
+		overloaded = s->rq[c].nr_running >= 2;
+	return has_idle && overloaded && s->now - since >= idle_iv;
+}
+
+/*
+ * sd_llc_shared->nr_idle_scan starts at 0 (kzalloc); the balance instants
+ * are not in the trace, so when one must have happened the budget is
+ * recomputed from the reconstructed util, and it is always an estimate.
  */
 static void update_nr_idle_scan(struct sr_state *s, int llc)
 {
 	const struct sr_topo *t = s->cfg.topo;
 	const struct sr_domain *sd = sr_highest_flag_domain(t, llc, SD_SHARE_PKG_RESOURCES);
-	uint64_t period, sum = 0;
-	bool busy = true;
+	uint64_t sum = 0;
 	int c;
 
 	if (!sd) {
 		s->nr_idle_scan[llc] = -1;
 		return;
 	}
-	sr_for_each_cpu(c, &sd->span)
-		busy &= s->rq[c].curr_pid || s->rq[c].nr_running;
-	period = sd->span_weight * SR_NSEC_PER_MSEC * (busy ? 16 : 1);
-	if (s->nr_idle_scan_ts[llc] && s->now - s->nr_idle_scan_ts[llc] < period)
+	if (!s->nr_idle_scan_ts[llc])
+		s->nr_idle_scan_ts[llc] = s->now;	/* the trace starts: the budget is 0 */
+	if (!llc_balanced_since(s, sd, s->nr_idle_scan_ts[llc]))
 		return;
 	sr_for_each_cpu(c, &sd->span)
 		sum += cpu_util_cfs(&s->rq[c]);
@@ -265,6 +310,29 @@ enum sr_tristate sr_st_sync_guess(struct sr_state *s, const struct sr_task *wake
 /* ------------------------------------------------------------ following the reference */
 
 /*
+ * The SIS_UTIL budget, observed: the kernel's choice was the answer a budget
+ * of 0 gives and not the scanning one (it did not scan), or the other way
+ * round.  The budget holds until the balancer next recomputes it.
+ */
+static void follow_scan(struct sr_state *s, const struct sr_ref *r, int cpu, bool m0, bool m1)
+{
+	for (int k = 0; k < 2; k++) {
+		int llc = r->scan_llc[k];
+
+		if (r->no_scan_cpu[k] < 0 || llc < 0 || (m0 && m1 && k))
+			continue;
+		if (cpu == r->no_scan_cpu[k] && cpu != r->cpu[k]) {
+			s->nr_idle_scan[llc] = 0;
+			return;
+		}
+		if (cpu == r->cpu[k] && !s->nr_idle_scan[llc]) {
+			s->nr_idle_scan[llc] = sr_llc_size(s->cfg.topo, llc);
+			return;
+		}
+	}
+}
+
+/*
  * The kernel chose @cpu for @p's wakeup.  Of the reference's two answers,
  * the one that matched tells which WF_SYNC value the wakeup carried and
  * which hints select_idle_sibling() left.  When neither matched, only what
@@ -289,6 +357,7 @@ void sr_st_follow_ref(struct sr_state *s, struct sr_task *p, struct sr_task *wak
 		if (c)
 			evidence_add(&c->ev, m1);
 	}
+	follow_scan(s, r, cpu, m0, m1);
 	if (!m0 && !m1) {
 		/* prev: the target or prev test returned it, nothing was stored */
 		if (cpu != prev)

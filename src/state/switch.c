@@ -38,6 +38,7 @@ void sr_st_resync_curr(struct sr_state *s, int cpu, int pid)
 	struct sr_task *t = pid > 0 ? sr_st_task_get(s, pid) : NULL;
 
 	rq->uncertain = true;		/* the time since the last update is unknown */
+	c->idle_mismatches += rq->curr_pid == 0 && pid > 0;
 	sr_st_cpu_advance(s, cpu, s->now);
 	c->mismatches++;
 	if (c->curr && c->curr->state == SR_T_RUNNING && c->curr->v.cpu == cpu)
@@ -52,6 +53,8 @@ void sr_st_resync_curr(struct sr_state *s, int cpu, int pid)
 	rq->curr_policy = t ? t->v.policy : SR_SCHED_NORMAL;
 	rq->idle_since = t ? 0 : s->now;
 	rq->uncertain = false;
+	if (t)
+		rq->idle_unrecorded = false;
 }
 
 int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
@@ -65,6 +68,7 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 	/* The task we saw switched in is not the one switching out: rule 1. */
 	if (c->curr_known && rq->curr_pid != (ev->pid > 0 ? ev->pid : 0))
 		sr_st_resync_curr(s, ev->cpu, ev->pid);
+	c->switches++;
 	sr_st_cpu_advance(s, ev->cpu, s->now);
 	if (prev) {
 		static const enum sr_task_state to[] = {
@@ -86,6 +90,7 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 			rq->idle_since = ev->ts;
 			sr_st_idle_stamp(s, ev->cpu, true, ev->ts);
 		}
+		c->busy_since = 0;
 		resync_idle(s, ev->cpu);
 	} else if (rq->idle_since) {
 		if (ev->ts > rq->idle_since) {
@@ -108,11 +113,20 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 			ret = s->cfg.hooks.run(s->cfg.hooks.data, next, ev->cpu, ev->ts);
 		next->note.pending_run = false;
 	}
+	if (ev->next_pid && !c->busy_since)
+		c->busy_since = ev->ts;
 	c->curr = next;
 	c->curr_known = true;
 	rq->curr_pid = ev->next_pid > 0 ? ev->next_pid : 0;
 	rq->curr_policy = next ? next->v.policy : SR_SCHED_NORMAL;
 	rq->uncertain = false;
+	/*
+	 * A CPU whose switches out of idle keep going unrecorded (a task seen
+	 * switching out from what we took for idle, on one switch in 20): its
+	 * idle periods are not known to be idle.
+	 */
+	rq->idle_unrecorded = ev->next_pid == 0 && c->idle_mismatches >= 8 &&
+			      c->idle_mismatches * 20 >= c->switches;
 	if (ev->next_pid == 0)
 		sr_st_update_idle_core(s, ev->cpu);
 	return ret;

@@ -110,7 +110,7 @@ static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_
 	if (s->cfg.topo->source == SR_TOPO_ASSUMED_FLAT)
 		ctx.unknown |= SR_DEP_TOPOLOGY;
 	for (int c = 0; c < s->cfg.nr_cpus; c++)
-		if (s->rq[c].uncertain)
+		if (s->rq[c].uncertain || s->rq[c].idle_unrecorded)
 			ctx.unknown |= SR_DEP_LOST_EVENTS;
 	ret = s->cfg.hooks.placement(s->cfg.hooks.data, &ctx, p->dec, &ref);
 	p->pend_ref = ref;
