@@ -306,14 +306,25 @@ static void test_nr_idle_scan(void **state)
 	wakeup(f, 401000100, 0, 200, 0);
 	sw(f, 401001000, 0, 100, "hog", 200, "sleeper");
 	sw(f, 401002000, 0, 200, "sleeper", 100, "hog");
-	/* a second later util has decayed on the idle CPUs: a scan budget again */
+	/*
+	 * A second later util has decayed, but no balance ran: the busy CPU's
+	 * idle sibling would be the one to balance for their core, its tick is
+	 * stopped, and nothing is overloaded to kick nohz balancing.
+	 */
 	waking(f, 1400000000, 0, 200, "sleeper", 0, 100, false);
+	assert_int_equal(f->ctx.llc[0].nr_idle_scan, 0);
+	wakeup(f, 1400000100, 0, 200, 0);
+	sw(f, 1400001000, 0, 100, "hog", 200, "sleeper");
+	sw(f, 1400002000, 0, 200, "sleeper", 100, "hog");
+	/* the sibling runs a task: CPU 0 balances for its core 64 ms later, util is low */
+	sw(f, 1400003000, 1, 0, "", 301, "other");
+	waking(f, 1470000000, 0, 200, "sleeper", 0, 100, false);
 	assert_true(f->ctx.llc[0].nr_idle_scan > 0);
 	/* a sleeper keeps its util_est, which its CPU counts only while it is enqueued */
 	t = sr_state_task(&f->s, 103);
 	assert_int_equal(f->s.rq[3].util_est, 0);
 	assert_true(t->ue_ewma > 900);
-	sw(f, 1400001000, 3, 0, "", 103, "hog");
+	sw(f, 1470001000, 3, 0, "", 103, "hog");
 	assert_int_equal(f->s.rq[3].util_est, t->ue_ewma);
 	fx_free(f);
 }
