@@ -70,8 +70,12 @@ static void print_decision(FILE *f, const char *label, const struct sr_decision 
 
 static void print_cpus(FILE *f, const struct sr_explain_cand *c, int nr_cpus, int nr_policies)
 {
-	fprintf(f, "\nCPUs that mattered, at the sched_waking:\n"
-		   "  CPU  roles              curr   nr_running  load_weight  load_avg  util_avg\n");
+	if (c->placed_ts > c->ts)
+		fprintf(f, "\nCPUs that mattered, when select_task_rq_fair() ran (%.1f us after "
+			"the sched_waking):\n", (double)(c->placed_ts - c->ts) / 1000.0);
+	else
+		fprintf(f, "\nCPUs that mattered, at the sched_waking:\n");
+	fprintf(f, "  CPU  roles              curr   nr_running  load_weight  load_avg  util_avg\n");
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		const struct sr_rq *rq = &c->rq[cpu];
 		char roles[64] = "";
@@ -90,13 +94,34 @@ static void print_cpus(FILE *f, const struct sr_explain_cand *c, int nr_cpus, in
 	}
 }
 
+static void print_sync(FILE *f, const struct sr_explain_cand *c)
+{
+	static const char *const why[] = {
+		[SR_SYNC_SRC_IRQ] = "it was issued from interrupt context or by the idle task",
+		[SR_SYNC_SRC_TASK] = "a task issued it and nothing contradicts the *_sync wakeups "
+				     "pipes and sockets use",
+		[SR_SYNC_SRC_EVIDENCE] = "that is how the kernel placed earlier wakeups by wakers "
+					 "of this name",
+	};
+	const char *set = c->sync_guess == SR_YES ? "set" : "clear";
+
+	if (c->sync_fact != SR_UNKNOWN) {
+		fprintf(f, "\nWF_SYNC was %s: recorded by the select_task_rq_fair() probe.\n",
+			c->sync_fact == SR_YES ? "set" : "clear");
+		return;
+	}
+	if (c->sync_guess == SR_UNKNOWN)
+		return;
+	if ((unsigned int)c->sync_source < SR_ARRAY_SIZE(why) && why[c->sync_source])
+		fprintf(f, "\nWF_SYNC is not in the trace; the analyses assume it %s: %s.\n", set,
+			why[c->sync_source]);
+	else
+		fprintf(f, "\nWF_SYNC is not in the trace; the analyses assume it %s.\n", set);
+}
+
 static void print_policies(FILE *f, const struct sr_explain_cand *c, const struct sr_view *v)
 {
-	if (c->sync_guess != SR_UNKNOWN)
-		fprintf(f, "\nWF_SYNC is not in the trace; from how the wakeup was issued (%s) the "
-			"analyses assume it %s.\n", c->sync_guess == SR_YES ?
-			"a task, in task context" : "interrupt context or the idle task",
-			c->sync_guess == SR_YES ? "set" : "clear");
+	print_sync(f, c);
 	for (int i = 0; i < v->nr_policies; i++) {
 		const struct sr_policy *pol = &v->policy[i];
 

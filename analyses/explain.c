@@ -68,10 +68,11 @@ static int ex_placement(struct sr_analysis *a, const struct sr_wake_ctx *ctx,
 	struct sr_explain *e = a->data;
 	struct sr_explain_cand *c = e->scratch;
 
-	if (e->index || ctx->p->pid != e->pid || !closer(e, ctx->now))
+	if (e->index || ctx->p->pid != e->pid || !closer(e, ctx->ts))
 		return 0;
 	c->has_ctx = true;
-	c->ts = ctx->now;
+	c->ts = ctx->ts;
+	c->placed_ts = ctx->now;
 	memcpy(c->rq, ctx->rq, e->nr_cpus * sizeof(*c->rq));
 	c->p = *ctx->p;
 	c->has_curr = ctx->curr != NULL;
@@ -81,6 +82,8 @@ static int ex_placement(struct sr_analysis *a, const struct sr_wake_ctx *ctx,
 	c->prev_cpu = ctx->prev_cpu;
 	c->unknown = ctx->unknown;
 	c->sync_guess = ctx->sync == SR_UNKNOWN ? ctx->sync_guess : SR_UNKNOWN;
+	c->sync_fact = ctx->sync_source == SR_SYNC_SRC_PROBE ? ctx->sync : SR_UNKNOWN;
+	c->sync_source = ctx->sync_source;
 	for (int i = 0; i < v->nr_policies; i++) {
 		int n = sr_policy_decide_each(&v->policy[i], ctx, c->dec[i]);
 
@@ -289,6 +292,9 @@ static int ex_report(struct sr_analysis *a, json_t *report)
 		json_object_set_new(o, "inputs_unknown", deps_json(c->unknown));
 		json_object_set_new(o, "sync_guess", c->sync_guess == SR_UNKNOWN ? json_null() :
 				    json_boolean(c->sync_guess == SR_YES));
+		json_object_set_new(o, "sync_recorded", c->sync_fact == SR_UNKNOWN ? json_null() :
+				    json_boolean(c->sync_fact == SR_YES));
+		json_object_set_new(o, "sync_source", json_string(sr_sync_source_name(c->sync_source)));
 		json_object_set_new(o, "policies", policies_json(c, v));
 	}
 	return json_object_set_new(report, "explain", o) ? -ENOMEM : 0;

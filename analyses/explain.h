@@ -12,7 +12,8 @@
 struct sr_explain_cand {
 	bool valid, has_ctx, has_curr, ran;
 	uint64_t ts;
-	/* at the sched_waking */
+	/* at the placement: the sched_waking, or the kernel's select_task_rq_fair() (probes) */
+	uint64_t placed_ts;
 	struct sr_rq *rq;		/* nr_cpus copies */
 	struct sr_task_view p, curr;
 	int this_cpu, prev_cpu;
@@ -21,6 +22,8 @@ struct sr_explain_cand {
 	struct sr_decision dec[SR_MAX_POLICIES][2];
 	int nr_dec[SR_MAX_POLICIES];
 	enum sr_tristate sync_guess;	/* the value the analyses' primary answer assumes */
+	enum sr_tristate sync_fact;	/* WF_SYNC recorded by a probe, else SR_UNKNOWN */
+	enum sr_sync_source sync_source;
 	/* at the sched_wakeup */
 	struct sr_wakeup w;
 	char comm[SR_COMM_LEN], target_comm[SR_COMM_LEN];

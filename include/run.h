@@ -22,6 +22,7 @@ struct sr_run_opts {
 	const char *policies[SR_MAX_POLICIES];
 	int nr_policies;
 	bool root_cgroup;		/* --assume-root-cgroup */
+	bool probes_measure_only;	/* --probes-measure-only */
 	struct sr_analysis_opts an;	/* what the analyses are asked (migration cost, top...) */
 };
 

@@ -50,6 +50,13 @@ struct sr_rq {
 	 * it as busy (sr_rq_idle()), and the wakeup as uncertain.
 	 */
 	bool idle_unrecorded;
+	/*
+	 * 6.12+ DELAY_DEQUEUE: tasks that went to sleep here while another task
+	 * was runnable, since the CPU last went idle.  The kernel may keep them
+	 * queued (ineligible sleepers) and count them in rq->nr_running; which
+	 * ones it kept depends on their EEVDF lag, which no trace shows.
+	 */
+	unsigned int maybe_delayed;
 	bool vcpu_preempted;		/* unknowable from a trace; false */
 	bool uncertain;			/* state not re-established after lost events */
 };
@@ -94,6 +101,12 @@ struct sr_task_view {
 	int nr_cpus_allowed;		/* 0: unknown, assume all */
 	bool exiting;			/* PF_EXITING (current) */
 	const struct sr_tg *tg;		/* NULL: root group (or unknown, see deps) */
+	/*
+	 * task_h_load() as the kernel computed it during this placement, from
+	 * a probe trace; when not known, models derive it.
+	 */
+	bool h_load_known;
+	unsigned long h_load;
 };
 
 /* Per-LLC lazy hints (sd_llc_shared). */
@@ -108,6 +121,16 @@ struct sr_llc_view {
 enum sr_tristate { SR_NO = 0, SR_YES = 1, SR_UNKNOWN = 2 };
 
 enum sr_wake_kind { SR_WAKE_TTWU, SR_WAKE_FORK, SR_WAKE_EXEC };
+
+/* Where the context's WF_SYNC value (or guess) comes from. */
+enum sr_sync_source {
+	SR_SYNC_SRC_NONE,		/* hand-made context, or not a wakeup */
+	SR_SYNC_SRC_IRQ,		/* issued from interrupt context or by the idle task */
+	SR_SYNC_SRC_TASK,		/* issued by a task, nothing learned yet: *_sync likely */
+	SR_SYNC_SRC_EVIDENCE,		/* how the kernel placed earlier wakeups of such wakers */
+	SR_SYNC_SRC_PROBE,		/* recorded by the select_task_rq_fair() probe: a fact */
+};
+const char *sr_sync_source_name(enum sr_sync_source src);
 
 /* Inputs the trace cannot show; a decision lists those its result depends on. */
 enum sr_dep {
@@ -129,6 +152,8 @@ enum sr_dep {
 /* Everything a model may read about one wakeup. */
 struct sr_wake_ctx {
 	uint64_t now;			/* ns */
+	uint64_t ts;			/* the wakeup's sched_waking (or sched_wakeup_new): its
+					 * identity; now is later when replayed at a probe */
 	enum sr_wake_kind kind;
 	int this_cpu;			/* waker CPU: smp_processor_id() */
 	int prev_cpu;			/* task_cpu(p) / p->wake_cpu */
@@ -159,6 +184,7 @@ struct sr_wake_ctx {
 	 * earlier wakeups), never a fact.
 	 */
 	enum sr_tristate sync_guess;
+	enum sr_sync_source sync_source;
 	/*
 	 * enum sr_dep inputs the state could not supply (PELT not warm, cgroup
 	 * unknown, topology assumed...).  A model adds one to d->depends only
@@ -269,10 +295,21 @@ struct sr_sync_evidence {
 	uint16_t wins[2];		/* only the answer under [0] no / [1] WF_SYNC matched */
 };
 
+/* The kernel's own inputs to one select_task_rq_fair() call, from the srqf probe. */
+struct sr_probe_in {
+	bool valid;
+	unsigned int wake_flags;
+	uint64_t ts;
+	uint64_t load_avg, util_avg;	/* p->se.avg; UINT64_MAX: not recorded */
+	int ret_cpu;			/* what it returned, -1 not yet */
+};
+
 struct sr_task {
 	struct sr_task_view v;		/* what models read: kept current */
 	char comm[SR_COMM_LEN];
 	int bound_cpu;			/* a per-CPU kthread's CPU (from its name), else -1 */
+	int delayed_cpu;		/* counted in that CPU's maybe_delayed, else -1 */
+	uint32_t delayed_gen;		/* ... while its idle_gen was this */
 	struct sr_sync_evidence sync;	/* as a waker */
 	enum sr_task_state state;
 	int last_out_cpu;		/* CPU of the last switch-out, -1 unknown */
@@ -283,6 +320,10 @@ struct sr_task {
 	/* PELT approximation: runnable / running fractions in [0, 1] */
 	uint64_t pelt_ts;
 	double load_frac, util_frac;
+	/* se.avg as the dequeue for its last sleep left it: not decayed until it is enqueued */
+	unsigned long sleep_load, sleep_util;
+	uint64_t sleep_ts;
+	bool sleep_known;
 	/* util_est (6.x): the estimate its dequeues left, and what it adds to its CPU now */
 	unsigned long ue_ewma, ue_last, ue_contrib;
 	/* the wakeup in flight (sched_waking seen, sched_wakeup not yet) */
@@ -294,6 +335,14 @@ struct sr_task {
 	int pend_ttwu_cpu;		/* CPU whose wakelist we assume holds it, -1 none */
 	bool pend_prev_idle;		/* prev CPU idle at the sched_waking */
 	struct sr_ref pend_ref;		/* the reference model's answer, until the kernel's */
+	/*
+	 * Probe traces: the placement waits for the kernel's own
+	 * select_task_rq_fair() (srqf_ret); @pend_ev is the sched_waking.
+	 */
+	bool pend_deferred;
+	enum sr_tristate pend_guess;	/* the WF_SYNC the state guessed for it */
+	struct sr_event pend_ev;
+	struct sr_probe_in probe;
 	struct sr_brief *dec;		/* nr_policies answers, allocated on first use */
 	struct sr_wake_note note;
 };
@@ -335,6 +384,9 @@ struct sr_cpu_state {
 	uint64_t mismatches;		/* switches whose prev was not the task seen switched in */
 	uint64_t idle_mismatches;	/* ... when we had seen it go idle */
 	uint64_t switches;
+	uint32_t idle_gen;		/* times it went idle: clears maybe_delayed */
+	int sel_pid;			/* pid whose select_task_rq_fair() is open here, -1 */
+	int thl_pid;			/* pid whose task_h_load() is open here, -1 */
 };
 
 struct sr_state_hooks {
@@ -358,6 +410,15 @@ struct sr_state_cfg {
 	int hz;				/* CONFIG_HZ for record_wakee's decay */
 	bool has_waking;		/* the trace has sched_waking: pair with it */
 	bool root_cgroup;		/* the user vouches every task is in the root group */
+	/*
+	 * The trace has the srqf/srqf_ret probes: replay ttwu placements at the
+	 * kernel's select_task_rq_fair() with its WF_SYNC and task loads.
+	 * @probes_measure_only: compare the reconstruction with them, use nothing.
+	 */
+	bool has_select_probe;
+	bool delayed_dequeue;		/* the kernel has DELAY_DEQUEUE on (6.12+) */
+	bool probes_measure_only;
+	unsigned int wf_sync, wf_fork, wf_ttwu;	/* the recorded kernel's WF_* bits */
 	int nr_policies;
 	/*
 	 * Per CPU, what the trace says of its start (first_pid, first_ts), or
@@ -377,6 +438,24 @@ struct sr_wakeup_counts {
 	uint64_t placed_hot, affine_hot;
 	uint64_t uncertain;
 	uint64_t standalone;		/* sched_wakeup without sched_waking in the trace */
+};
+
+/* |reconstructed - kernel| / kernel, bucketed: < 5, 10, 20, 30, 50 %, more. */
+#define SR_ERR_BUCKETS 6
+extern const unsigned int sr_err_bucket_pct[SR_ERR_BUCKETS - 1];
+
+/* What probes showed of the kernel's inputs, and how far the reconstruction was. */
+struct sr_probe_stats {
+	uint64_t selects;		/* srqf records */
+	uint64_t at_select;		/* placements replayed at the kernel's select_task_rq_fair() */
+	uint64_t without_select;	/* placements in a probe trace that had none (pinned,
+					 * another class, the on_cpu wakelist shortcut, lost) */
+	uint64_t sync[2][2];		/* [guess][flag]: the state's WF_SYNC guess vs the kernel's */
+	uint64_t load_err[SR_ERR_BUCKETS];	/* the wakee's se.avg.load_avg, PELT warm */
+	uint64_t util_err[SR_ERR_BUCKETS];
+	uint64_t hload_err[SR_ERR_BUCKETS];	/* task_h_load() vs the root-group form */
+	uint64_t hloads;		/* task_h_load() values recorded during a placement */
+	uint64_t ret_moved;		/* srqf_ret named another CPU than the sched_wakeup */
 };
 
 /* The state's task table holds pointers: a task never moves while it lives. */
@@ -399,6 +478,7 @@ struct sr_state {
 	struct sr_pidtab sync_by_comm;	/* struct sr_comm_sync: evidence shared by a comm */
 	struct sr_pidtab tasks;		/* struct sr_task_slot by pid */
 	struct sr_wakeup_counts wc;
+	struct sr_probe_stats probes;
 	uint64_t now;
 	uint64_t pid_reuse;		/* fork of a pid we already knew */
 	uint64_t nr_placed;		/* numbering of placed wakeups */

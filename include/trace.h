@@ -20,6 +20,18 @@ enum sr_ev_type {
 	SR_EV_EXIT,
 	SR_EV_EXEC,
 	SR_EV_STAT_RUNTIME,
+	/*
+	 * Probe events `schedreplay record --probes` adds (any system, by name):
+	 * the kernel's own inputs and answer around select_task_rq_fair().
+	 */
+	SR_EV_SELECT,			/* srqf: entry (pid, prev_cpu, wake_flags, p->se.avg) */
+	SR_EV_SELECT_RET,		/* srqf_ret: the CPU it returned */
+	SR_EV_HLOAD,			/* thl: task_h_load(pid) entry */
+	SR_EV_HLOAD_RET,		/* thl_ret: its value */
+	SR_EV_IDLEST_GROUP,		/* fig: find_idlest_group() entry (pid, sd_weight) */
+	SR_EV_IDLEST_GROUP_RET,		/* fig_ret: the group's span, first 64 CPUs */
+	SR_EV_AUTOGROUP,		/* sag: sched_autogroup_create_attach(pid) */
+	SR_EV_CGROUP_ATTACH,		/* cgroup:cgroup_attach_task (pid, dst_id) */
 	SR_EV_OTHER,
 	SR_EV_NR
 };
@@ -57,6 +69,13 @@ struct sr_event {
 	char comm[SR_COMM_LEN];		/* of pid (prev for switch, parent for fork) */
 	char next_comm[SR_COMM_LEN];	/* switch next / fork child */
 	long long missed_before;	/* lost events just before this record on its CPU (-1: unknown count) */
+	/* probe events */
+	unsigned int wake_flags;	/* select: WF_* of that kernel */
+	uint64_t load_avg, util_avg;	/* select: p->se.avg at entry */
+	uint64_t h_load;		/* hload_ret */
+	uint64_t span;			/* idlest_group_ret: bit n = CPU n of the group */
+	int sd_weight;			/* idlest_group: span weight of the domain searched */
+	int cgroup_id;			/* cgroup_attach: dst_id */
 };
 
 #define SR_MAX_LOST_WINDOWS 16

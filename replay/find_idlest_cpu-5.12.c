@@ -130,7 +130,8 @@ static void cpu_stats(const struct fic *f, int i, struct fig_stats *g)
 	unsigned int local = 0, nr;
 
 	if (task_on(f, i)) {
-		lsub_positive(&load, p->load_avg);	/* task_h_load(): root group assumed */
+		/* cpu_load_without(): task_h_load(p), the root-group form unless recorded */
+		lsub_positive(&load, p->h_load_known ? p->h_load : p->load_avg);
 		lsub_positive(&util, p->util_avg);
 		lsub_positive(&run, p->util_avg);
 		local = f->ctx->kind == SR_WAKE_EXEC;	/* task_running_on_cpu(): queued */

@@ -63,7 +63,10 @@ unsigned long sr_task_h_load_414(unsigned long se_load_avg, const struct sr_hloa
 	return se_load_avg * h_load / (lv[nr - 1].cfs_load_avg + 1);
 }
 
-/* task_h_load(t) for a task in the root group of @cpu: load_avg * L / (L + 1). */
+/*
+ * task_h_load(t): the kernel's value when a probe recorded it, else the
+ * root-group form for a task on @cpu: load_avg * L / (L + 1).
+ */
 static unsigned long h_load_root(const struct sr_wake_ctx *ctx, const struct sr_task_view *t,
 				 int cpu)
 {
@@ -71,6 +74,8 @@ static unsigned long h_load_root(const struct sr_wake_ctx *ctx, const struct sr_
 
 	if (!t)
 		return 0;	/* no view of current: the idle task carries no load */
+	if (t->h_load_known)
+		return t->h_load;	/* the kernel's own, from a probe */
 	return sr_task_h_load_414(t->load_avg, &root, 1);
 }
 
@@ -148,8 +153,12 @@ static int wa_idle_waker_416(const struct sr_policy *pol, const struct sr_wake_c
 
 /*
  * The sync test.  sr_rq.nr_running counts what the trace shows runnable, i.e.
- * without delayed-dequeue entities: exactly what 6.15+ compares.  In 6.12 - 6.14
- * the kernel's count includes them, so a pass there may not have happened.
+ * without delayed-dequeue entities: what 6.15+ (and 6.12.y with aa3ee4f0b754)
+ * compares.  Still, on 6.12.117 under QEMU, hackbench pipe wakeups that the
+ * kernel's own WF_SYNC (probe traces) and this runqueue say pass went to
+ * the waker's CPU only 113 times in 272: unexplained, so a pass where
+ * tasks slept on this CPU while another was runnable (rq->maybe_delayed)
+ * depends on SR_DEP_DELAYED_DEQUEUE on every 6.12+ kernel.
  */
 static bool wa_sync_one_416(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 			    bool sync, struct sr_decision *d)
@@ -165,7 +174,7 @@ static bool wa_sync_one_416(const struct sr_policy *pol, const struct sr_wake_ct
 			 pass ? "this" : "next", ctx->this_cpu);
 	sr_step_val(s, "sync", sync);
 	sr_step_uval(s, "nr_running", rq->nr_running);
-	if (pass && !delayed_aware && pol->knobs.kver >= SR_KV(6, 12))
+	if (pass && rq->maybe_delayed && pol->knobs.kver >= SR_KV(6, 12))
 		d->depends |= ctx->unknown & SR_DEP_DELAYED_DEQUEUE;
 	return pass;
 }

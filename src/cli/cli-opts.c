@@ -12,6 +12,7 @@
 enum {
 	OPT_MIGRATION_COST = 256, OPT_HZ, OPT_TOPOLOGY, OPT_POLICY, OPT_TOP, OPT_COMPACT,
 	OPT_DECISIONS, OPT_IDLE_THRESHOLD, OPT_PID, OPT_AT, OPT_WAKEUP, OPT_JSON, OPT_ROOT_CGROUP,
+	OPT_PROBES_MEASURE,
 };
 
 struct opt_desc {
@@ -36,6 +37,9 @@ static const struct opt_desc opts[] = {
 	{ { "assume-root-cgroup", no_argument, NULL, OPT_ROOT_CGROUP }, SR_O_RUN,
 	  "--assume-root-cgroup every task is in the root task group (no cpu cgroup controller,\n"
 	  "                     autogroup off): cgroup shares stop being an unknown input" },
+	{ { "probes-measure-only", no_argument, NULL, OPT_PROBES_MEASURE }, SR_O_RUN,
+	  "--probes-measure-only  a trace recorded with 'record --probes': compare the\n"
+	  "                     reconstructed inputs with the kernel's, replay without them" },
 	{ { "top", required_argument, NULL, OPT_TOP }, SR_O_RUN,
 	  "--top N              bound lists in the output (default 10)" },
 	{ { "output", required_argument, NULL, 'o' }, SR_O_OUTPUT,
@@ -152,6 +156,9 @@ static int take(const struct sr_cli *cli, int c, const char *arg, struct sr_run_
 		return 0;
 	case OPT_ROOT_CGROUP:
 		o->root_cgroup = true;
+		return 0;
+	case OPT_PROBES_MEASURE:
+		o->probes_measure_only = true;
 		return 0;
 	case OPT_JSON:
 		out->json = true;

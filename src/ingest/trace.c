@@ -18,11 +18,14 @@
 enum fld {
 	F_PID, F_PRIO, F_COMM, F_TARGET, F_SUCCESS,
 	F_PREV_STATE, F_NEXT_PID, F_NEXT_PRIO, F_NEXT_COMM,
-	F_ORIG, F_DEST, F_CHILD_PID, F_CHILD_COMM, F_RUNTIME, F_COMMON_PID, F_COMMON_FLAGS,
+	F_ORIG, F_DEST, F_CHILD_PID, F_CHILD_COMM, F_RUNTIME,
+	F_WAKE_FLAGS, F_LOAD, F_UTIL, F_HLOAD, F_SPAN, F_SD_WEIGHT, F_CGROUP_ID,
+	F_COMMON_PID, F_COMMON_FLAGS,
 	F_NR
 };
 
 struct ev_desc {
+	const char *sys;		/* NULL: any system (probe events) */
 	const char *name;
 	const char *fields[F_NR];	/* field name per slot, NULL if unused */
 	unsigned int required;		/* bitmask of slots that must exist */
@@ -31,37 +34,52 @@ struct ev_desc {
 #define R(f) (1u << (f))
 
 static const struct ev_desc descs[SR_EV_OTHER] = {
-	[SR_EV_SWITCH] = { "sched_switch", {
+	[SR_EV_SWITCH] = { "sched", "sched_switch", {
 		[F_PID] = "prev_pid", [F_PRIO] = "prev_prio", [F_COMM] = "prev_comm",
 		[F_PREV_STATE] = "prev_state", [F_NEXT_PID] = "next_pid",
 		[F_NEXT_PRIO] = "next_prio", [F_NEXT_COMM] = "next_comm" },
 		R(F_PID) | R(F_PREV_STATE) | R(F_NEXT_PID) },
-	[SR_EV_WAKING] = { "sched_waking", {
+	[SR_EV_WAKING] = { "sched", "sched_waking", {
 		[F_PID] = "pid", [F_PRIO] = "prio", [F_COMM] = "comm", [F_TARGET] = "target_cpu" },
 		R(F_PID) | R(F_TARGET) },
-	[SR_EV_WAKEUP] = { "sched_wakeup", {
+	[SR_EV_WAKEUP] = { "sched", "sched_wakeup", {
 		[F_PID] = "pid", [F_PRIO] = "prio", [F_COMM] = "comm", [F_TARGET] = "target_cpu",
 		[F_SUCCESS] = "success" },
 		R(F_PID) | R(F_TARGET) },
-	[SR_EV_WAKEUP_NEW] = { "sched_wakeup_new", {
+	[SR_EV_WAKEUP_NEW] = { "sched", "sched_wakeup_new", {
 		[F_PID] = "pid", [F_PRIO] = "prio", [F_COMM] = "comm", [F_TARGET] = "target_cpu",
 		[F_SUCCESS] = "success" },
 		R(F_PID) | R(F_TARGET) },
-	[SR_EV_MIGRATE] = { "sched_migrate_task", {
+	[SR_EV_MIGRATE] = { "sched", "sched_migrate_task", {
 		[F_PID] = "pid", [F_PRIO] = "prio", [F_COMM] = "comm",
 		[F_ORIG] = "orig_cpu", [F_DEST] = "dest_cpu" },
 		R(F_PID) | R(F_ORIG) | R(F_DEST) },
-	[SR_EV_FORK] = { "sched_process_fork", {
+	[SR_EV_FORK] = { "sched", "sched_process_fork", {
 		[F_PID] = "parent_pid", [F_COMM] = "parent_comm",
 		[F_CHILD_PID] = "child_pid", [F_CHILD_COMM] = "child_comm" },
 		R(F_PID) | R(F_CHILD_PID) },
-	[SR_EV_EXIT] = { "sched_process_exit", {
+	[SR_EV_EXIT] = { "sched", "sched_process_exit", {
 		[F_PID] = "pid", [F_PRIO] = "prio", [F_COMM] = "comm" },
 		R(F_PID) },
-	[SR_EV_EXEC] = { "sched_process_exec", { [F_PID] = "pid" }, R(F_PID) },
-	[SR_EV_STAT_RUNTIME] = { "sched_stat_runtime", {
+	[SR_EV_EXEC] = { "sched", "sched_process_exec", { [F_PID] = "pid" }, R(F_PID) },
+	[SR_EV_STAT_RUNTIME] = { "sched", "sched_stat_runtime", {
 		[F_PID] = "pid", [F_COMM] = "comm", [F_RUNTIME] = "runtime" },
 		R(F_PID) | R(F_RUNTIME) },
+	/* probes: field names as `record --probes` defines them */
+	[SR_EV_SELECT] = { NULL, "srqf", {
+		[F_PID] = "pid", [F_ORIG] = "prev_cpu", [F_WAKE_FLAGS] = "wake_flags",
+		[F_LOAD] = "load_avg", [F_UTIL] = "util_avg" },
+		R(F_PID) | R(F_WAKE_FLAGS) },
+	[SR_EV_SELECT_RET] = { NULL, "srqf_ret", { [F_TARGET] = "cpu" }, R(F_TARGET) },
+	[SR_EV_HLOAD] = { NULL, "thl", { [F_PID] = "pid" }, R(F_PID) },
+	[SR_EV_HLOAD_RET] = { NULL, "thl_ret", { [F_HLOAD] = "h_load" }, R(F_HLOAD) },
+	[SR_EV_IDLEST_GROUP] = { NULL, "fig", {
+		[F_PID] = "pid", [F_SD_WEIGHT] = "sd_weight", [F_TARGET] = "this_cpu" }, R(F_PID) },
+	[SR_EV_IDLEST_GROUP_RET] = { NULL, "fig_ret", { [F_SPAN] = "span" }, R(F_SPAN) },
+	[SR_EV_AUTOGROUP] = { NULL, "sag", { [F_PID] = "pid" }, R(F_PID) },
+	[SR_EV_CGROUP_ATTACH] = { "cgroup", "cgroup_attach_task", {
+		[F_PID] = "pid", [F_COMM] = "comm", [F_CGROUP_ID] = "dst_id" },
+		R(F_PID) | R(F_CGROUP_ID) },
 };
 
 struct ev_slot {
@@ -93,7 +111,9 @@ struct sr_trace {
 static const char *const ev_names[SR_EV_NR] = {
 	"sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new",
 	"sched_migrate_task", "sched_process_fork", "sched_process_exit",
-	"sched_process_exec", "sched_stat_runtime", "other",
+	"sched_process_exec", "sched_stat_runtime",
+	"srqf", "srqf_ret", "thl", "thl_ret", "fig", "fig_ret", "sag", "cgroup_attach_task",
+	"other",
 };
 
 const char *sr_ev_name(enum sr_ev_type type)
@@ -129,7 +149,7 @@ static void resolve_events(struct sr_trace *t)
 {
 	for (int i = 0; i < SR_EV_OTHER; i++) {
 		struct ev_slot *s = &t->slot[i];
-		struct tep_event *ev = tep_find_event_by_name(t->tep, "sched", descs[i].name);
+		struct tep_event *ev = tep_find_event_by_name(t->tep, descs[i].sys, descs[i].name);
 
 		s->id = -1;
 		if (!ev)
@@ -436,6 +456,21 @@ static enum sr_prev_state decode_state(struct sr_trace *t, struct tep_record *re
 	return cls;
 }
 
+static void fill_probe(const struct sr_trace *t, const struct tep_record *rec,
+		       struct sr_event *ev)
+{
+	struct tep_format_field *const *f = t->slot[ev->type].f;
+	long long v;
+
+	ev->wake_flags = (unsigned int)rd_int(t, rec, f[F_WAKE_FLAGS], 0);
+	ev->load_avg = rd_num(t, rec, f[F_LOAD], &v) ? (uint64_t)v : UINT64_MAX;
+	ev->util_avg = rd_num(t, rec, f[F_UTIL], &v) ? (uint64_t)v : UINT64_MAX;
+	ev->h_load = rd_num(t, rec, f[F_HLOAD], &v) ? (uint64_t)v : UINT64_MAX;
+	ev->span = rd_num(t, rec, f[F_SPAN], &v) ? (uint64_t)v : 0;
+	ev->sd_weight = rd_int(t, rec, f[F_SD_WEIGHT], -1);
+	ev->cgroup_id = rd_int(t, rec, f[F_CGROUP_ID], -1);
+}
+
 static void fill_event(struct sr_trace *t, struct tep_record *rec, struct sr_event *ev)
 {
 	struct tep_format_field *const *f = t->slot[ev->type].f;
@@ -454,6 +489,8 @@ static void fill_event(struct sr_trace *t, struct tep_record *rec, struct sr_eve
 	ev->next_prio = rd_int(t, rec, f[F_NEXT_PRIO], -1);
 	ev->child_pid = rd_int(t, rec, f[F_CHILD_PID], -1);
 	ev->runtime = rd_num(t, rec, f[F_RUNTIME], &v) ? (uint64_t)v : 0;
+	if (ev->type >= SR_EV_SELECT)
+		fill_probe(t, rec, ev);
 	rd_comm(rec, f[F_COMM], ev->comm);
 	rd_comm(rec, ev->type == SR_EV_FORK ? f[F_CHILD_COMM] : f[F_NEXT_COMM], ev->next_comm);
 	if (ev->type == SR_EV_SWITCH && rd_num(t, rec, f[F_PREV_STATE], &v)) {

@@ -122,6 +122,43 @@ static json_t *wakeups_json(const struct sr_wakeup_counts *wc)
 			 "other", (json_int_t)wc->actual[SR_O_OTHER]);
 }
 
+static json_t *err_json(const uint64_t *hist)
+{
+	json_t *o = json_object();
+	char k[16];
+
+	for (int b = 0; o && b < SR_ERR_BUCKETS; b++) {
+		if (b < SR_ERR_BUCKETS - 1)
+			snprintf(k, sizeof(k), "lt_%u_pct", sr_err_bucket_pct[b]);
+		else
+			snprintf(k, sizeof(k), "ge_%u_pct", sr_err_bucket_pct[b - 1]);
+		set_u64(o, k, hist[b]);
+	}
+	return o;
+}
+
+/* Only for traces with the select_task_rq_fair() probes: null otherwise. */
+static json_t *probes_json(const struct sr_run *r)
+{
+	const struct sr_probe_stats *p = &r->state.probes;
+
+	if (!r->state.cfg.has_select_probe)
+		return json_null();
+	return json_pack("{s:b, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I}, s:o, s:o, s:o, s:I}",
+		"used_as_inputs", !r->state.cfg.probes_measure_only,
+		"selects", (json_int_t)p->selects,
+		"placed_at_select", (json_int_t)p->at_select,
+		"placed_without_select", (json_int_t)p->without_select,
+		"h_loads", (json_int_t)p->hloads,
+		"sync_guess", "no_no", (json_int_t)p->sync[0][0],
+		"no_yes", (json_int_t)p->sync[0][1], "yes_no", (json_int_t)p->sync[1][0],
+		"yes_yes", (json_int_t)p->sync[1][1],
+		"wakee_load_error", err_json(p->load_err),
+		"wakee_util_error", err_json(p->util_err),
+		"h_load_error", err_json(p->hload_err),
+		"answer_moved", (json_int_t)p->ret_moved);
+}
+
 static json_t *cpus_json(const struct sr_run *r)
 {
 	json_t *a = json_array();
@@ -166,10 +203,11 @@ json_t *sr_run_report(struct sr_run *r)
 {
 	json_t *rep, *warn;
 
-	rep = json_pack("{s:s, s:s, s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:o}",
+	rep = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:o}",
 			"schema", SR_SCHEMA, "version", SR_VERSION,
 			"trace", trace_json(r), "topology", topology_json(r),
 			"wakeups", wakeups_json(&r->state.wc),
+			"probes", probes_json(r),
 			"cache_hot", "placed_hot", (json_int_t)r->state.wc.placed_hot,
 			"affine_hot", (json_int_t)r->state.wc.affine_hot,
 			"migration_cost_ns", (json_int_t)r->opts.an.migration_cost_ns,

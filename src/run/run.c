@@ -10,6 +10,11 @@
 /* Used when the trace names no kernel we have a preset for. */
 #define SR_DEFAULT_PRESET "linux-6.12"
 
+/* kernel/sched/sched.h, 5.8 - 6.18 */
+#define SR_WF_FORK	0x04
+#define SR_WF_TTWU	0x08
+#define SR_WF_SYNC	0x10
+
 void sr_run_warn(struct sr_run *r, const char *fmt, ...)
 {
 	va_list ap;
@@ -283,6 +288,7 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		struct sr_err *err)
 {
 	struct sr_state_cfg cfg;
+	bool probes;
 	int ret;
 
 	r->opts = *o;
@@ -311,12 +317,24 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 	if (r->nr_silent)
 		sr_run_warn(r, "%d CPU(s) have no event at all: assumed idle throughout (a task "
 			    "running there without any sched event would be missed)", r->nr_silent);
+	probes = info->has_format[SR_EV_SELECT] && info->has_format[SR_EV_SELECT_RET];
+	if (probes && r->ref.knobs.kver < SR_KV(5, 8)) {
+		sr_run_warn(r, "select_task_rq_fair() probes ignored: before 5.8 its third argument "
+			    "is sd_flag, not wake_flags");
+		probes = false;
+	}
 	cfg = (struct sr_state_cfg){
 		.nr_cpus = info->nr_cpus, .topo = &r->topo,
 		.initial = info->cpu, .start = info->first_ts,
 		.migration_cost_ns = o->an.migration_cost_ns, .hz = o->hz,
 		.has_waking = info->has_format[SR_EV_WAKING],
 		.root_cgroup = o->root_cgroup,
+		/* 5.8+ (3aef1551e942 "sched: Add WF_TTWU, WF_EXEC wakeup flags") */
+		.has_select_probe = probes, .probes_measure_only = o->probes_measure_only,
+		/* 6.12 152e11f6df29 "sched/fair: Implement delayed dequeue" */
+		.delayed_dequeue = r->ref.knobs.kver >= SR_KV(6, 12) &&
+				   sr_machine_feature(&r->machine, "DELAY_DEQUEUE") != 0,
+		.wf_sync = SR_WF_SYNC, .wf_fork = SR_WF_FORK, .wf_ttwu = SR_WF_TTWU,
 		.nr_policies = r->nr_policies,
 		.hooks = { .data = r, .placement = hook_placement, .wakeup = hook_wakeup,
 			   .run = hook_run },

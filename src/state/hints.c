@@ -21,6 +21,7 @@
 
 /* Counts halve past this, so recent wakeups weigh more than old ones. */
 #define SYNC_EVIDENCE_MAX	64
+#define SYNC_WAKER_MARGIN	5	/* a waker's own lessons count from this lead on */
 
 /* ------------------------------------------------------------ per-CPU kthreads */
 
@@ -278,33 +279,55 @@ static void evidence_add(struct sr_sync_evidence *e, int k)
 	}
 }
 
-static enum sr_tristate evidence_says(const struct sr_sync_evidence *e)
+static int evidence_margin(const struct sr_sync_evidence *e)
 {
-	if (e->wins[0] == e->wins[1])
-		return SR_UNKNOWN;
-	return e->wins[1] > e->wins[0] ? SR_YES : SR_NO;
+	return e ? (int)e->wins[1] - (int)e->wins[0] : 0;
 }
 
 /*
- * The primary answer's WF_SYNC: what this waker's earlier wakeups showed,
- * else what wakers of its name showed, else how the wakeup was issued (the
- * *_sync wait-queue wakeups are pipe and socket writes by a task; interrupts
- * and the idle task issue none).
+ * The primary answer's WF_SYNC: what wakers of this name showed, with this
+ * waker's own record once it is clear, else how the wakeup was issued (the
+ * *_sync wait-queue wakeups are pipe and socket writes by a task;
+ * interrupts and the idle task issue none).  Each lesson comes from one
+ * answer matching the kernel by chance as often as by WF_SYNC: scored
+ * against the flag on probe traces, one waker's few lessons mislead more
+ * than they tell (hackbench pipes: 2.6 % wrong with them, 0.9 % without).
  */
 enum sr_tristate sr_st_sync_guess(struct sr_state *s, const struct sr_task *waker,
-				  const struct sr_event *ev)
+				  const struct sr_event *ev, enum sr_sync_source *src)
 {
 	const struct sr_comm_sync *c;
-	enum sr_tristate g;
+	int score, wm;
 
+	*src = SR_SYNC_SRC_IRQ;
 	if (ev->irq_context || !waker || waker->v.pid <= 0)
 		return SR_NO;
-	g = evidence_says(&waker->sync);
-	if (g != SR_UNKNOWN)
-		return g;
 	c = comm_sync(s, waker->comm, false);
-	g = c ? evidence_says(&c->ev) : SR_UNKNOWN;
-	return g != SR_UNKNOWN ? g : SR_YES;
+	wm = evidence_margin(&waker->sync);
+	if (wm > -SYNC_WAKER_MARGIN && wm < SYNC_WAKER_MARGIN)
+		wm = 0;
+	score = wm + evidence_margin(c ? &c->ev : NULL);
+	*src = score ? SR_SYNC_SRC_EVIDENCE : SR_SYNC_SRC_TASK;
+	return score < 0 ? SR_NO : SR_YES;
+}
+
+void sr_st_sync_learn(struct sr_state *s, struct sr_task *waker, bool sync)
+{
+	struct sr_comm_sync *c;
+
+	if (!waker || waker->v.pid <= 0)
+		return;
+	c = comm_sync(s, waker->comm, true);
+	evidence_add(&waker->sync, sync);
+	if (c)
+		evidence_add(&c->ev, sync);
+}
+
+const char *sr_sync_source_name(enum sr_sync_source src)
+{
+	static const char *const n[] = { "none", "irq_or_idle", "task", "evidence", "probe" };
+
+	return (unsigned int)src < SR_ARRAY_SIZE(n) ? n[src] : "invalid";
 }
 
 /* ------------------------------------------------------------ following the reference */
@@ -350,13 +373,8 @@ void sr_st_follow_ref(struct sr_state *s, struct sr_task *p, struct sr_task *wak
 		return;
 	m0 = r->cpu[0] == cpu;
 	m1 = r->cpu[1] == cpu;
-	if (m0 != m1 && waker) {
-		struct sr_comm_sync *c = comm_sync(s, waker->comm, true);
-
-		evidence_add(&waker->sync, m1);
-		if (c)
-			evidence_add(&c->ev, m1);
-	}
+	if (m0 != m1)
+		sr_st_sync_learn(s, waker, m1);
 	follow_scan(s, r, cpu, m0, m1);
 	if (!m0 && !m1) {
 		/* prev: the target or prev test returned it, nothing was stored */

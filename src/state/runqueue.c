@@ -35,6 +35,22 @@ void sr_st_task_pelt(struct sr_state *s, struct sr_task *t, uint64_t now)
 	t->v.pelt_warm = t->forked || now - t->first_seen >= PELT_WARM_NS;
 }
 
+/*
+ * The task as the kernel's placement code reads it: a sleeping task's
+ * se.avg is what its last dequeue left (select_task_rq_fair() does not
+ * decay it on the wake_affine path).
+ */
+struct sr_task_view sr_st_kernel_view(const struct sr_task *t)
+{
+	struct sr_task_view v = t->v;
+
+	if (t->state == SR_T_SLEEPING && t->sleep_known) {
+		v.load_avg = t->sleep_load;
+		v.util_avg = t->sleep_util;
+	}
+	return v;
+}
+
 /* Close the CPU's time accounting and PELT averages up to @now. */
 void sr_st_cpu_advance(struct sr_state *s, int cpu, uint64_t now)
 {
@@ -166,8 +182,13 @@ void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state s
 		rq_account(s, t, t->v.cpu, -1);
 	if (cpu >= 0 && cpu != t->v.cpu)
 		pelt_move(s, t, t->v.cpu, cpu);
-	if (st == SR_T_SLEEPING && sr_st_on_rq(t->state))
+	if (st == SR_T_SLEEPING && sr_st_on_rq(t->state)) {
 		util_est_update(t);
+		t->sleep_load = t->v.load_avg;
+		t->sleep_util = t->v.util_avg;
+		t->sleep_ts = s->now;
+		t->sleep_known = true;
+	}
 	t->state = st;
 	if (cpu >= 0)
 		t->v.cpu = cpu;

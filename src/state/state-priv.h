@@ -45,13 +45,16 @@ void sr_st_task_pelt(struct sr_state *s, struct sr_task *t, uint64_t now);
 void sr_st_cpu_advance(struct sr_state *s, int cpu, uint64_t now);
 void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state st, int cpu);
 void sr_st_task_set_prio(struct sr_state *s, struct sr_task *t, int prio);
+struct sr_task_view sr_st_kernel_view(const struct sr_task *t);
 
 /* wakeup.c: the wakeup handlers */
 int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev);
 int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev);
 int sr_st_on_wakeup_new(struct sr_state *s, const struct sr_event *ev);
-void sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev);
+int sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev);
 void sr_st_ttwu_unmark(struct sr_state *s, struct sr_task *p);
+/* record_wakee() for @waker waking @p on @cpu */
+void sr_st_track_wakee(struct sr_state *s, struct sr_task *waker, struct sr_task *p, int cpu);
 
 /* hints.c: the kernel's hints */
 int sr_st_percpu_kthread_cpu(const char *comm);
@@ -62,14 +65,26 @@ void sr_st_fill_llc_hints(struct sr_state *s);
 /* rq->idle_stamp of @cpu: stamped at @ts on the way to idle, or cleared. */
 void sr_st_idle_stamp(struct sr_state *s, int cpu, bool set, uint64_t ts);
 enum sr_tristate sr_st_sync_guess(struct sr_state *s, const struct sr_task *waker,
-				  const struct sr_event *ev);
+				  const struct sr_event *ev, enum sr_sync_source *src);
 void sr_st_follow_ref(struct sr_state *s, struct sr_task *p, struct sr_task *waker, int cpu,
 		      int prev, int waker_cpu);
+
+/* probes.c: the kernel's own inputs from a probe trace */
+int sr_st_on_probe(struct sr_state *s, const struct sr_event *ev);
+enum sr_tristate sr_st_probe_sync(const struct sr_state *s, const struct sr_task *p);
+void sr_st_probe_done(struct sr_task *p, struct sr_task *waker);
+void sr_st_probe_check(struct sr_state *s, struct sr_task *p, int cpu);
+/* wakeup.c: replay a placement deferred to the kernel's select_task_rq_fair() */
+int sr_st_place_deferred(struct sr_state *s, struct sr_task *p);
+/* hints.c: a wakeup's WF_SYNC value, known for a fact */
+void sr_st_sync_learn(struct sr_state *s, struct sr_task *waker, bool sync);
 
 /* The waker of @ev: the task named by common_pid, or the CPU's idle task. */
 struct sr_task *sr_st_waker(struct sr_state *s, int pid, int cpu);
 
 /* switch.c */
+void sr_st_delayed_mark(struct sr_state *s, struct sr_task *t, int cpu);
+void sr_st_delayed_clear(struct sr_state *s, struct sr_task *t);
 int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev);
 void sr_st_resync_curr(struct sr_state *s, int cpu, int pid);
 

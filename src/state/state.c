@@ -44,6 +44,7 @@ void sr_st_task_reset(struct sr_task *t, int pid, uint64_t now)
 	t->v.cpu = -1;
 	t->v.recent_used_cpu = -1;
 	t->bound_cpu = -1;
+	t->delayed_cpu = -1;
 	t->last_out_cpu = -1;
 	t->pend_ttwu_cpu = -1;
 	t->first_seen = now;
@@ -139,14 +140,15 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 	case SR_EV_WAKEUP_NEW:
 		return sr_st_on_wakeup_new(s, ev);
 	case SR_EV_MIGRATE:
-		sr_st_on_migrate(s, ev);
-		return 0;
+		return sr_st_on_migrate(s, ev);
 	case SR_EV_EXIT:
 		on_exit_event(s, ev);
 		return 0;
 	case SR_EV_FORK:
 		on_fork(s, ev);
 		return 0;
+	case SR_EV_SELECT ... SR_EV_CGROUP_ATTACH:
+		return sr_st_on_probe(s, ev);
 	default:
 		return 0;
 	}
@@ -197,6 +199,7 @@ int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg)
 		int curr = in ? (in->first_pid >= 0 ? in->first_pid : 0) : -1;
 
 		sr_mask_set(&s->one_cpu[c], c);
+		s->cpu[c].sel_pid = s->cpu[c].thl_pid = -1;
 		sr_st_task_reset(&s->cpu[c].idle, 0, cfg->start);
 		s->rq[c].capacity = SR_CAPACITY_SCALE;
 		s->rq[c].avg_idle = AVG_IDLE_MAX_NS;

@@ -7,6 +7,32 @@
 #include <stdlib.h>
 #include "state-priv.h"
 
+/*
+ * DELAY_DEQUEUE (6.12+): a task that sleeps while another is runnable here
+ * stays queued if its lag is negative, until picked.  Count it as possibly
+ * delayed until the CPU goes idle or the task wakes.
+ */
+void sr_st_delayed_mark(struct sr_state *s, struct sr_task *t, int cpu)
+{
+	sr_st_delayed_clear(s, t);
+	if (!s->cfg.delayed_dequeue || t->v.policy == SR_SCHED_RT || !s->rq[cpu].cfs_nr_running)
+		return;
+	t->delayed_cpu = cpu;
+	t->delayed_gen = s->cpu[cpu].idle_gen;
+	s->rq[cpu].maybe_delayed++;
+}
+
+void sr_st_delayed_clear(struct sr_state *s, struct sr_task *t)
+{
+	int cpu = t->delayed_cpu;
+
+	t->delayed_cpu = -1;
+	if (!sr_st_cpu_ok(s, cpu) || t->delayed_gen != s->cpu[cpu].idle_gen)
+		return;
+	if (s->rq[cpu].maybe_delayed)
+		s->rq[cpu].maybe_delayed--;
+}
+
 /* An idle switch proves the runqueue empty: drop what we still count there. */
 static void resync_idle(struct sr_state *s, int cpu)
 {
@@ -81,6 +107,8 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 		if (prev->state == SR_T_RUNNING && prev->v.cpu == ev->cpu)
 			prev->runtime += ev->ts - prev->last_in;
 		sr_st_task_move(s, prev, to[ev->prev_state], ev->cpu);
+		if (ev->prev_state == SR_PS_SLEEPING)
+			sr_st_delayed_mark(s, prev, ev->cpu);
 		prev->v.last_switch_out = ev->ts;
 		prev->v.exec_start = ev->ts;
 		prev->last_out_cpu = ev->cpu;
@@ -92,6 +120,9 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 		}
 		c->busy_since = 0;
 		resync_idle(s, ev->cpu);
+		/* picking idle dequeued every delayed entity */
+		c->idle_gen++;
+		rq->maybe_delayed = 0;
 	} else if (rq->idle_since) {
 		if (ev->ts > rq->idle_since) {
 			int64_t delta = (int64_t)(ev->ts - rq->idle_since);

@@ -24,7 +24,7 @@ static enum sr_wclass classify(const struct sr_task *t)
 }
 
 /* record_wakee() as the kernel does it; the heavy-waker counters first (they share the stamp). */
-static void track_wakee(struct sr_state *s, struct sr_task *waker, struct sr_task *p, int cpu)
+void sr_st_track_wakee(struct sr_state *s, struct sr_task *waker, struct sr_task *p, int cpu)
 {
 	uint64_t jiffies = s->now / (SR_NSEC_PER_SEC / (uint64_t)s->cfg.hz);
 	int llc = sr_llc_size(s->cfg.topo, cpu);
@@ -67,6 +67,25 @@ static void ttwu_mark(struct sr_state *s, struct sr_task *p, int waker_cpu, int 
 }
 
 /*
+ * A probe recorded the wakeup's WF_SYNC: unless only measuring, the
+ * waker's evidence learns it and the models read it as a fact.
+ */
+static void probe_sync(struct sr_state *s, struct sr_task *p, struct sr_task *waker,
+		       struct sr_wake_ctx *ctx)
+{
+	enum sr_tristate truth = ctx->kind == SR_WAKE_TTWU ? sr_st_probe_sync(s, p) : SR_UNKNOWN;
+
+	if (truth == SR_UNKNOWN)
+		return;
+	if (s->cfg.probes_measure_only)
+		return;
+	sr_st_sync_learn(s, waker, truth == SR_YES);
+	ctx->sync = truth;
+	ctx->sync_guess = truth;
+	ctx->sync_source = SR_SYNC_SRC_PROBE;
+}
+
+/*
  * Run the policies at the moment of a placement.  Wakeups: this_cpu is the
  * waking CPU and prev the task's CPU.  Forks (wake_up_new_task()): both are
  * the parent's CPU, where sched_fork() put the child, and there is no sync.
@@ -75,21 +94,23 @@ static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_
 			 enum sr_wake_kind kind, int prev)
 {
 	struct sr_task *waker = sr_st_waker(s, ev->common_pid, ev->cpu);
+	struct sr_task_view pv = sr_st_kernel_view(p);
 	struct sr_wake_ctx ctx = {
-		.now = ev->ts, .kind = kind, .this_cpu = ev->cpu, .prev_cpu = prev,
-		.sync = kind == SR_WAKE_TTWU ? SR_UNKNOWN : SR_NO, .p = &p->v,
+		.now = s->now, .ts = ev->ts, .kind = kind, .this_cpu = ev->cpu, .prev_cpu = prev,
+		.sync = kind == SR_WAKE_TTWU ? SR_UNKNOWN : SR_NO, .p = &pv,
 		.rq = s->rq, .llc = s->llc, .topo = s->cfg.topo,
 		.allowed = p->bound_cpu >= 0 ? &s->one_cpu[p->bound_cpu] : NULL,
 		.in_task = !ev->irq_context,
 		.load_error_pct = SR_LOAD_ERROR_PCT,
 		.curr_percpu_kthread = waker && waker->bound_cpu >= 0,
-		.sync_guess = kind == SR_WAKE_TTWU ? sr_st_sync_guess(s, waker, ev) : SR_NO,
 	};
 	struct sr_ref ref = { .valid = false };
 	int ret;
 
 	if (!s->cfg.hooks.placement || !s->cfg.nr_policies || !sr_st_cpu_ok(s, prev))
 		return 0;
+	ctx.sync_guess = kind == SR_WAKE_TTWU ? sr_st_sync_guess(s, waker, ev, &ctx.sync_source) :
+						SR_NO;
 	if (!p->dec) {
 		p->dec = calloc(s->cfg.nr_policies, sizeof(*p->dec));
 		if (!p->dec)
@@ -112,8 +133,13 @@ static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_
 	for (int c = 0; c < s->cfg.nr_cpus; c++)
 		if (s->rq[c].uncertain || s->rq[c].idle_unrecorded)
 			ctx.unknown |= SR_DEP_LOST_EVENTS;
+	if (s->cfg.delayed_dequeue)
+		ctx.unknown |= SR_DEP_DELAYED_DEQUEUE;
+	p->pend_guess = ctx.sync_guess;
+	probe_sync(s, p, waker, &ctx);
 	ret = s->cfg.hooks.placement(s->cfg.hooks.data, &ctx, p->dec, &ref);
 	p->pend_ref = ref;
+	sr_st_probe_done(p, waker);
 	return ret;
 }
 
@@ -134,6 +160,8 @@ int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev)
 	if (!p)
 		return 0;
 	sr_st_ttwu_unmark(s, p);
+	sr_st_delayed_clear(s, p);
+	p->pend_deferred = false;
 	if (p->pending)
 		s->wc.unpaired++;
 	sr_st_set_comm(s, p, ev->comm);
@@ -145,6 +173,7 @@ int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev)
 	p->pend_prev = ev->target_cpu;
 	p->pend_waker = ev->common_pid;
 	p->pend_cls = classify(p);
+	p->pend_guess = SR_UNKNOWN;
 	p->pend_migrations = 0;
 	p->pend_prev_idle = sr_st_cpu_ok(s, ev->target_cpu) && !s->rq[ev->target_cpu].curr_pid &&
 			    !s->rq[ev->target_cpu].nr_running;
@@ -152,12 +181,37 @@ int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev)
 	if (p->pend_cls == SR_W_PLACED) {
 		struct sr_task *waker = sr_st_waker(s, ev->common_pid, ev->cpu);
 
-		if (waker && waker != p && reaches_fair_class(p))
-			track_wakee(s, waker, p, ev->cpu);
-		ret = run_placement(s, p, ev, SR_WAKE_TTWU, ev->target_cpu);
-		ttwu_mark(s, p, ev->cpu, ev->target_cpu);
+		/* a probe trace shows each select_task_rq_fair() call itself */
+		if (waker && waker != p && reaches_fair_class(p) && !s->cfg.has_select_probe)
+			sr_st_track_wakee(s, waker, p, ev->cpu);
+		p->pend_ev = *ev;
+		p->pend_deferred = true;
+		p->probe.valid = false;
+		/* a probe trace replays it at the kernel's select_task_rq_fair() */
+		if (!s->cfg.has_select_probe || s->cfg.probes_measure_only)
+			ret = sr_st_place_deferred(s, p);
 	}
 	return ret;
+}
+
+int sr_st_place_deferred(struct sr_state *s, struct sr_task *p)
+{
+	struct sr_event ev = p->pend_ev;
+	int ret;
+
+	p->pend_deferred = false;
+	ret = run_placement(s, p, &ev, SR_WAKE_TTWU, ev.target_cpu);
+	ttwu_mark(s, p, ev.cpu, ev.target_cpu);
+	return ret;
+}
+
+/* A deferred placement whose srqf never came (pinned, another class, lost): replay it now. */
+static int place_late(struct sr_state *s, struct sr_task *p)
+{
+	if (!p->pending || !p->pend_deferred)
+		return 0;
+	s->probes.without_select++;
+	return sr_st_place_deferred(s, p);
 }
 
 static int emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
@@ -230,6 +284,9 @@ int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev)
 
 	if (!p)
 		return 0;
+	ret = place_late(s, p);
+	if (ret)
+		return ret;
 	sr_st_ttwu_unmark(s, p);
 	sr_st_task_set_prio(s, p, ev->prio);
 	/* ttwu_do_activate() on the target clears its idle_stamp */
@@ -237,6 +294,7 @@ int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev)
 		sr_st_idle_stamp(s, ev->target_cpu, false, ev->ts);
 	if (p->pending) {
 		ret = emit_wakeup(s, p, ev, true);
+		sr_st_probe_check(s, p, ev->target_cpu);
 		p->pending = false;
 	} else if (s->cfg.has_waking) {
 		s->wc.unpaired++;
@@ -285,6 +343,7 @@ int sr_st_on_wakeup_new(struct sr_state *s, const struct sr_event *ev)
 	/* wake_up_new_task(): recent_used_cpu is the CPU sched_fork() put it on */
 	p->v.recent_used_cpu = ev->cpu;
 	ret = emit_fork(s, p, ev);
+	sr_st_probe_check(s, p, ev->target_cpu);
 	p->note = (struct sr_wake_note){ .ts = ev->ts, .ts_wakeup = ev->ts,
 		.cpu = (int16_t)ev->target_cpu, .prev_cpu = -1, .waker_cpu = (int16_t)ev->cpu,
 		.cls = SR_W_NR, .pending_run = false };
@@ -292,12 +351,16 @@ int sr_st_on_wakeup_new(struct sr_state *s, const struct sr_event *ev)
 	return ret;
 }
 
-void sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev)
+int sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev)
 {
 	struct sr_task *p = sr_st_task_get(s, ev->pid);
+	int ret;
 
 	if (!p || !sr_st_cpu_ok(s, ev->dest_cpu))
-		return;
+		return 0;
+	ret = place_late(s, p);
+	if (ret)
+		return ret;
 	sr_st_task_set_prio(s, p, ev->prio);
 	/* a CPU pulling a task for itself (newidle balance) clears its idle_stamp */
 	if (!p->pending && ev->cpu == ev->dest_cpu)
@@ -309,4 +372,5 @@ void sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev)
 			ttwu_mark(s, p, p->pend_cpu, ev->dest_cpu);
 	}
 	sr_st_task_move(s, p, p->state, ev->dest_cpu);
+	return 0;
 }

@@ -218,7 +218,10 @@ static void test_sync_nr_running_one(void **state)
 	fx_free(f);
 }
 
-/* The delayed-dequeue-aware sync test: 6.12 may miscount (dependency), 6.15+ not. */
+/*
+ * The sync test on delayed-dequeue kernels: a pass depends on delayed
+ * dequeue only while tasks that slept here may still be queued.
+ */
 static void test_sync_delayed_dequeue(void **state)
 {
 	struct fx *f = fx_new("cores-per-llc=4", SR_ERA_511, 0, 2);
@@ -226,13 +229,17 @@ static void test_sync_delayed_dequeue(void **state)
 	f->ctx.unknown = SR_DEP_DELAYED_DEQUEUE;
 	set_pol(f, SR_KV(6, 12), WA_ALL);
 	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d), 0);
+	assert_false(f->d.depends & SR_DEP_DELAYED_DEQUEUE);
+	f->rq[0].maybe_delayed = 2;
+	memset(&f->d, 0, sizeof(f->d));
+	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d), 0);
 	assert_true(f->d.depends & SR_DEP_DELAYED_DEQUEUE);
 	assert_string_equal(f->d.trail.steps[1].check,
 			    "sync && cpu_rq(this_cpu)->nr_running == 1");
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(6, 18), WA_ALL);
 	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d), 0);
-	assert_false(f->d.depends & SR_DEP_DELAYED_DEQUEUE);
+	assert_true(f->d.depends & SR_DEP_DELAYED_DEQUEUE);
 	assert_string_equal(f->d.trail.steps[1].check,
 			    "sync && rq->nr_running - cfs_h_nr_delayed(rq) == 1");
 	/* 5.15 has no delayed dequeue at all. */

@@ -70,6 +70,53 @@ static void test_fixture_stream(void **state)
 	sr_trace_close(t);
 }
 
+struct probe_seen {
+	struct sr_event select, hload_ret;	/* the first of each */
+	uint64_t n[SR_EV_NR];
+};
+
+static int probe_cb(const struct sr_event *ev, void *data)
+{
+	struct probe_seen *p = data;
+
+	if (ev->type == SR_EV_SELECT && !p->n[SR_EV_SELECT])
+		p->select = *ev;
+	if (ev->type == SR_EV_HLOAD_RET && !p->n[SR_EV_HLOAD_RET])
+		p->hload_ret = *ev;
+	p->n[ev->type]++;
+	return 0;
+}
+
+/* The probe events of `record --probes`, found by name and read field by field. */
+static void test_probe_events(void **state)
+{
+	struct sr_trace *t;
+	struct sr_err err;
+	struct probe_seen p = { 0 };
+	const struct sr_trace_info *info;
+
+	assert_int_equal(sr_trace_open(&t, "fixtures/qemu-probes-6.1/numa2llc2-2s2d2c2t/hb_pipe.dat",
+				       &err), 0);
+	info = sr_trace_info(t);
+	assert_true(info->has_format[SR_EV_SELECT] && info->has_format[SR_EV_SELECT_RET]);
+	assert_true(info->has_format[SR_EV_HLOAD] && info->has_format[SR_EV_AUTOGROUP]);
+	assert_int_equal(sr_trace_iterate(t, probe_cb, &p, &err), 0);
+	/* counts and first records as trace-cmd report prints them */
+	assert_int_equal(p.n[SR_EV_SELECT], 2640);
+	assert_int_equal(p.n[SR_EV_SELECT_RET], 2640);
+	assert_int_equal(p.n[SR_EV_HLOAD_RET], 2550);
+	assert_int_equal(p.n[SR_EV_IDLEST_GROUP_RET], 332);
+	assert_int_equal(p.select.cpu, 8);
+	assert_int_equal(p.select.pid, 16);
+	assert_int_equal(p.select.orig_cpu, 8);
+	assert_int_equal(p.select.wake_flags, 0x8);
+	assert_int_equal(p.select.load_avg, 107);
+	assert_int_equal(p.select.util_avg, 107);
+	assert_int_equal(p.hload_ret.h_load, 1022);
+	assert_string_equal(sr_ev_name(SR_EV_SELECT), "srqf");
+	sr_trace_close(t);
+}
+
 static void test_callback_stops(void **state)
 {
 	struct sr_trace *t;
@@ -139,6 +186,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture_stream),
+		cmocka_unit_test(test_probe_events),
 		cmocka_unit_test(test_callback_stops),
 		cmocka_unit_test(test_old_formats),
 		cmocka_unit_test(test_errors),

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Probe events (`schedreplay record --probes`): kprobes on the kernel's
+ * select_task_rq_fair() and task_h_load() record what a plain sched trace
+ * cannot show — the wakeup's WF_SYNC flag, the wakee's se.avg, the
+ * task_h_load() values wake_affine_weight() compared — and the CPU the
+ * kernel returned.  They are inputs (the placement is replayed at
+ * srqf_ret with them) and a yardstick: every reconstruction they replace
+ * is first measured against them.
+ *
+ * Order on one CPU inside try_to_wake_up() (6.1, 6.12): sched_waking,
+ * srqf, [thl/thl_ret for current, then for p], [fig/fig_ret], srqf_ret,
+ * sched_migrate_task, sched_wakeup.  select_task_rq_fair() runs with
+ * p->pi_lock held and preemption off, so nothing else opens on that CPU.
+ */
+#include <stdlib.h>
+#include "state-priv.h"
+
+const unsigned int sr_err_bucket_pct[SR_ERR_BUCKETS - 1] = { 5, 10, 20, 30, 50 };
+
+static void count_err(uint64_t *hist, double est, double truth)
+{
+	double base = truth > 1.0 ? truth : 1.0;
+	double pct = (est > truth ? est - truth : truth - est) * 100.0 / base;
+	int b = 0;
+
+	while (b < SR_ERR_BUCKETS - 1 && pct >= sr_err_bucket_pct[b])
+		b++;
+	hist[b]++;
+}
+
+/*
+ * The kernel's se.avg of a sleeping task is what its last dequeue left:
+ * take it as that, decay it over the sleep for the task's blocked share of
+ * its CPU, and move that CPU's sums by the same amount.
+ */
+static void calibrate(struct sr_state *s, struct sr_task *p, uint64_t load, uint64_t util)
+{
+	struct sr_cpu_state *c = sr_st_cpu_ok(s, p->v.cpu) ? &s->cpu[p->v.cpu] : NULL;
+	double d = p->sleep_known && s->now > p->sleep_ts ? sr_pelt_decay(s->now - p->sleep_ts) : 1;
+	double lf = p->v.weight ? (double)load / (double)p->v.weight : 0;
+	double uf = (double)util / (double)SR_CAPACITY_SCALE;
+	double dl, du;
+
+	if (sr_st_on_rq(p->state))
+		return;
+	lf = (lf < 1.0 ? lf : 1.0) * d;
+	uf = (uf < 1.0 ? uf : 1.0) * d;
+	dl = (lf - p->load_frac) * (double)p->v.weight;
+	du = (uf - p->util_frac) * (double)SR_CAPACITY_SCALE;
+	if (c) {
+		sr_st_cpu_advance(s, p->v.cpu, s->now);
+		c->load_avg = c->load_avg + dl > 0 ? c->load_avg + dl : 0;
+		c->util_avg = c->util_avg + du > 0 ? c->util_avg + du : 0;
+		if (c->util_avg > (double)SR_CAPACITY_SCALE)
+			c->util_avg = (double)SR_CAPACITY_SCALE;
+		sr_st_cpu_advance(s, p->v.cpu, s->now);
+	}
+	p->load_frac = lf;
+	p->util_frac = uf;
+	p->pelt_ts = s->now;
+	p->v.load_avg = (unsigned long)(lf * (double)p->v.weight + 0.5);
+	p->v.util_avg = (unsigned long)(uf * (double)SR_CAPACITY_SCALE + 0.5);
+	p->sleep_load = (unsigned long)load;
+	p->sleep_util = (unsigned long)util;
+	p->sleep_known = true;
+}
+
+/* srqf: select_task_rq_fair(p, prev_cpu, wake_flags) entered on ev->cpu. */
+static void on_select(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_task *p = sr_st_task_get(s, ev->pid);
+
+	s->probes.selects++;
+	s->cpu[ev->cpu].sel_pid = ev->pid;
+	s->cpu[ev->cpu].thl_pid = -1;
+	if (!p)
+		return;
+	sr_st_task_pelt(s, p, s->now);
+	if (ev->load_avg != UINT64_MAX && p->v.pelt_warm && !(ev->wake_flags & s->cfg.wf_fork)) {
+		struct sr_task_view kv = sr_st_kernel_view(p);
+
+		count_err(s->probes.load_err, (double)kv.load_avg, (double)ev->load_avg);
+		if (ev->util_avg != UINT64_MAX)
+			count_err(s->probes.util_err, (double)kv.util_avg, (double)ev->util_avg);
+	}
+	/* select_task_rq_fair() runs record_wakee() for every ttwu it sees */
+	if (!(ev->wake_flags & s->cfg.wf_fork) && (ev->wake_flags & s->cfg.wf_ttwu)) {
+		struct sr_task *waker = sr_st_waker(s, ev->common_pid, ev->cpu);
+
+		if (waker && waker != p)
+			sr_st_track_wakee(s, waker, p, ev->cpu);
+	}
+	p->probe = (struct sr_probe_in){
+		.valid = true, .wake_flags = ev->wake_flags, .ts = ev->ts,
+		.load_avg = ev->load_avg, .util_avg = ev->util_avg, .ret_cpu = -1,
+	};
+	if (s->cfg.probes_measure_only || ev->load_avg == UINT64_MAX || ev->util_avg == UINT64_MAX)
+		return;
+	if (!(ev->wake_flags & s->cfg.wf_fork))
+		calibrate(s, p, ev->load_avg, ev->util_avg);
+}
+
+/* task_h_load() in the root-group form, what models derive without a probe. */
+static double h_load_root(const struct sr_state *s, const struct sr_task *t)
+{
+	double l = sr_st_cpu_ok(s, t->v.cpu) ? (double)s->rq[t->v.cpu].load_avg : 0;
+
+	return (double)t->v.load_avg * l / (l + 1.0);
+}
+
+/* thl_ret: the task_h_load() value of the thl just before on this CPU. */
+static void on_hload_ret(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_cpu_state *c = &s->cpu[ev->cpu];
+	struct sr_task *t = c->thl_pid > 0 ? sr_state_task(s, c->thl_pid) : NULL;
+
+	c->thl_pid = -1;
+	/* only those inside select_task_rq_fair() belong to a placement */
+	if (!t || c->sel_pid < 0 || ev->h_load == UINT64_MAX)
+		return;
+	s->probes.hloads++;
+	for (int i = 0; i < s->cfg.nr_cpus; i++)
+		sr_st_cpu_advance(s, i, s->now);
+	count_err(s->probes.hload_err, h_load_root(s, t), (double)ev->h_load);
+	if (!s->cfg.probes_measure_only) {
+		t->v.h_load = (unsigned long)ev->h_load;
+		t->v.h_load_known = true;
+	}
+}
+
+/* srqf_ret: the kernel's answer; a deferred ttwu placement replays now. */
+static int on_select_ret(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_cpu_state *c = &s->cpu[ev->cpu];
+	struct sr_task *p = c->sel_pid > 0 ? sr_state_task(s, c->sel_pid) : NULL;
+
+	c->sel_pid = -1;
+	c->thl_pid = -1;
+	if (!p)
+		return 0;
+	if (p->probe.valid)
+		p->probe.ret_cpu = ev->target_cpu;
+	if (!p->pending || !p->pend_deferred)
+		return 0;
+	s->probes.at_select++;
+	return sr_st_place_deferred(s, p);
+}
+
+/* The kernel's WF_SYNC for @p's placement, when a probe recorded it. */
+enum sr_tristate sr_st_probe_sync(const struct sr_state *s, const struct sr_task *p)
+{
+	if (!p->probe.valid || (p->probe.wake_flags & s->cfg.wf_fork))
+		return SR_UNKNOWN;
+	return (p->probe.wake_flags & s->cfg.wf_sync) ? SR_YES : SR_NO;
+}
+
+/* After a placement: what the probes said held for that one call only. */
+void sr_st_probe_done(struct sr_task *p, struct sr_task *waker)
+{
+	p->v.h_load_known = false;
+	if (waker)
+		waker->v.h_load_known = false;
+}
+
+/*
+ * The wakeup completed: its WF_SYNC guess is scored against the flag, the
+ * kernel's answer against the CPU it landed on.
+ */
+void sr_st_probe_check(struct sr_state *s, struct sr_task *p, int cpu)
+{
+	enum sr_tristate truth = sr_st_probe_sync(s, p);
+
+	if (truth != SR_UNKNOWN && p->pend_cls == SR_W_PLACED && p->pend_guess != SR_UNKNOWN)
+		s->probes.sync[p->pend_guess == SR_YES][truth == SR_YES]++;
+	if (p->probe.valid && p->probe.ret_cpu >= 0 && p->probe.ret_cpu != cpu)
+		s->probes.ret_moved++;
+	p->probe.valid = false;
+}
+
+int sr_st_on_probe(struct sr_state *s, const struct sr_event *ev)
+{
+	switch (ev->type) {
+	case SR_EV_SELECT:
+		on_select(s, ev);
+		return 0;
+	case SR_EV_SELECT_RET:
+		return on_select_ret(s, ev);
+	case SR_EV_HLOAD:
+		s->cpu[ev->cpu].thl_pid = ev->pid;
+		return 0;
+	case SR_EV_HLOAD_RET:
+		on_hload_ret(s, ev);
+		return 0;
+	default:
+		return 0;
+	}
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A small state fixture for unit tests that feed sr_state_event() as a
+ * trace would: two cores of two SMT threads in one LLC, a placement hook
+ * that keeps copies of the last context, and event builders.
+ */
+#ifndef SR_TEST_STATE_FX_H
+#define SR_TEST_STATE_FX_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include "state-priv.h"
+
+/* One core of two SMT threads (CPUs 0, 1) and another (2, 3), one LLC. */
+struct fx {
+	struct sr_topo topo;
+	struct sr_state s;
+	struct sr_wake_ctx ctx;		/* the last placement's context */
+	struct sr_task_view p, curr;	/* copies: the state's may move on */
+	bool has_curr;
+	struct sr_ref next_ref;		/* what the hook hands the state next */
+	int nr_placements;
+};
+
+static inline int h_place(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec,
+		   struct sr_ref *ref)
+{
+	struct fx *f = data;
+
+	f->nr_placements++;
+	f->ctx = *ctx;
+	f->p = *ctx->p;
+	f->has_curr = ctx->curr != NULL;
+	if (ctx->curr)
+		f->curr = *ctx->curr;
+	*ref = f->next_ref;
+	dec[0].cpu = (int16_t)ctx->prev_cpu;
+	return 0;
+}
+
+static inline struct fx *fx_new_cfg(const struct sr_state_cfg *extra)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	struct sr_state_cfg cfg = { .nr_cpus = 4, .migration_cost_ns = 500000, .hz = 250,
+				    .has_waking = true, .nr_policies = 1 };
+
+	assert_non_null(f);
+	assert_int_equal(sr_topo_from_spec(&f->topo, "cores-per-llc=2,threads=2", SR_ERA_511), 0);
+	if (extra) {
+		cfg.has_select_probe = extra->has_select_probe;
+		cfg.probes_measure_only = extra->probes_measure_only;
+		cfg.delayed_dequeue = extra->delayed_dequeue;
+		cfg.wf_sync = extra->wf_sync;
+		cfg.wf_fork = extra->wf_fork;
+		cfg.wf_ttwu = extra->wf_ttwu;
+	}
+	cfg.topo = &f->topo;
+	cfg.hooks = (struct sr_state_hooks){ .data = f, .placement = h_place };
+	assert_int_equal(sr_state_init(&f->s, &cfg), 0);
+	return f;
+}
+
+static inline void fx_free(struct fx *f)
+{
+	sr_state_fini(&f->s);
+	sr_topo_free(&f->topo);
+	free(f);
+}
+
+static inline void ev(struct fx *f, struct sr_event e)
+{
+	if (e.common_pid == 0 && e.type != SR_EV_SWITCH)
+		e.common_pid = -1;	/* rule 3 (common_pid names curr) stays out of these tests */
+	assert_int_equal(sr_state_event(&f->s, &e), 0);
+}
+
+static inline void sw(struct fx *f, uint64_t ts, int cpu, int prev, const char *comm, int next,
+	       const char *next_comm)
+{
+	struct sr_event e = { .type = SR_EV_SWITCH, .ts = ts, .cpu = cpu, .pid = prev,
+			      .prio = 120, .prev_state = SR_PS_SLEEPING, .next_pid = next,
+			      .next_prio = 120 };
+
+	snprintf(e.comm, sizeof(e.comm), "%s", comm);
+	snprintf(e.next_comm, sizeof(e.next_comm), "%s", next_comm);
+	ev(f, e);
+}
+
+static inline void waking(struct fx *f, uint64_t ts, int cpu, int pid, const char *comm, int target,
+		   int waker, bool irq)
+{
+	struct sr_event e = { .type = SR_EV_WAKING, .ts = ts, .cpu = cpu, .pid = pid, .prio = 120,
+			      .target_cpu = target, .common_pid = waker ? waker : -2,
+			      .irq_context = irq };
+
+	if (!waker)
+		e.common_pid = 0;	/* the idle task: sr_state_event() sees pid 0 */
+	snprintf(e.comm, sizeof(e.comm), "%s", comm);
+	assert_int_equal(sr_state_event(&f->s, &e), 0);
+}
+
+static inline void wakeup(struct fx *f, uint64_t ts, int cpu, int pid, int target)
+{
+	ev(f, (struct sr_event){ .type = SR_EV_WAKEUP, .ts = ts, .cpu = cpu, .pid = pid,
+				 .prio = 120, .target_cpu = target, .common_pid = -1 });
+}
+
+static inline struct fx *fx_new(void)
+{
+	return fx_new_cfg(NULL);
+}
+
+#endif /* SR_TEST_STATE_FX_H */

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The probe path (src/state/probes.c) as a probe trace feeds it: the
+ * placement replayed at the kernel's select_task_rq_fair() with its
+ * WF_SYNC, the wakee's se.avg and the task_h_load() values; the fallback
+ * when no probe came; measure-only runs; and the delayed-dequeue marks.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include "state-fx.h"
+
+#define WF_TTWU 0x08
+#define WF_SYNC 0x10
+#define WF_FORK 0x04
+
+static struct fx *fx_probes(bool measure_only)
+{
+	struct sr_state_cfg c = { .has_select_probe = true, .probes_measure_only = measure_only,
+				  .wf_sync = WF_SYNC, .wf_fork = WF_FORK, .wf_ttwu = WF_TTWU };
+
+	return fx_new_cfg(&c);
+}
+
+static void srqf(struct fx *f, uint64_t ts, int cpu, int waker, int pid, unsigned int flags,
+		 uint64_t load, uint64_t util)
+{
+	ev(f, (struct sr_event){ .type = SR_EV_SELECT, .ts = ts, .cpu = cpu, .pid = pid,
+				 .common_pid = waker, .wake_flags = flags, .load_avg = load,
+				 .util_avg = util });
+}
+
+static void srqf_ret(struct fx *f, uint64_t ts, int cpu, int waker, int ret)
+{
+	ev(f, (struct sr_event){ .type = SR_EV_SELECT_RET, .ts = ts, .cpu = cpu,
+				 .common_pid = waker, .target_cpu = ret });
+}
+
+static void thl(struct fx *f, uint64_t ts, int cpu, int waker, int pid, uint64_t h_load)
+{
+	ev(f, (struct sr_event){ .type = SR_EV_HLOAD, .ts = ts, .cpu = cpu, .pid = pid,
+				 .common_pid = waker });
+	ev(f, (struct sr_event){ .type = SR_EV_HLOAD_RET, .ts = ts, .cpu = cpu,
+				 .common_pid = waker, .h_load = h_load });
+}
+
+/* A waker (100) running on CPU 0, its wakee (101) asleep after running on CPU 2. */
+static void setup(struct fx *f)
+{
+	sw(f, 1000, 0, 0, "", 100, "waker");
+	sw(f, 1000, 2, 0, "", 101, "wakee");
+	sw(f, 400000000, 2, 101, "wakee", 0, "");
+}
+
+/* The placement waits for srqf_ret and reads the kernel's inputs. */
+static void test_replay_at_select(void **state)
+{
+	struct fx *f = fx_probes(false);
+	struct sr_task *p;
+
+	setup(f);
+	waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
+	assert_int_equal(f->nr_placements, 0);
+	srqf(f, 500001000, 0, 100, 101, WF_TTWU | WF_SYNC, 321, 123);
+	thl(f, 500002000, 0, 100, 100, 900);
+	thl(f, 500003000, 0, 100, 101, 300);
+	assert_int_equal(f->nr_placements, 0);
+	srqf_ret(f, 500004000, 0, 100, 0);
+	assert_int_equal(f->nr_placements, 1);
+	assert_int_equal(f->ctx.sync, SR_YES);
+	assert_int_equal(f->ctx.sync_source, SR_SYNC_SRC_PROBE);
+	assert_int_equal(f->ctx.ts, 500000000);
+	assert_int_equal(f->ctx.now, 500004000);
+	assert_int_equal(f->p.load_avg, 321);	/* se.avg as the probe read it */
+	assert_int_equal(f->p.util_avg, 123);
+	assert_true(f->p.h_load_known);
+	assert_int_equal(f->p.h_load, 300);
+	assert_true(f->has_curr);
+	assert_true(f->curr.h_load_known);
+	assert_int_equal(f->curr.h_load, 900);
+	/* record_wakee() ran for the srqf, not at the sched_waking */
+	assert_int_equal(sr_state_task(&f->s, 100)->v.wakee_flips, 1);
+	/* what the probes said held for that call only */
+	p = sr_state_task(&f->s, 101);
+	assert_false(p->v.h_load_known);
+	assert_false(sr_state_task(&f->s, 100)->v.h_load_known);
+	wakeup(f, 500005000, 0, 101, 0);
+	assert_int_equal(f->s.probes.at_select, 1);
+	assert_int_equal(f->s.probes.ret_moved, 0);
+	assert_int_equal(f->s.probes.hloads, 2);
+	/* the guess (a task waking in task context: set) was right */
+	assert_int_equal(f->s.probes.sync[1][1], 1);
+	fx_free(f);
+}
+
+/* No srqf (pinned, another class, a lost record): replayed when the task moves. */
+static void test_fallback_without_select(void **state)
+{
+	struct fx *f = fx_probes(false);
+
+	setup(f);
+	waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
+	assert_int_equal(f->nr_placements, 0);
+	wakeup(f, 500005000, 2, 101, 2);
+	assert_int_equal(f->nr_placements, 1);
+	assert_int_equal(f->ctx.sync, SR_UNKNOWN);
+	assert_int_equal(f->ctx.sync_source, SR_SYNC_SRC_TASK);
+	assert_int_equal(f->s.probes.without_select, 1);
+	assert_int_equal(f->s.probes.at_select, 0);
+	fx_free(f);
+}
+
+/* Measuring only: replayed at the sched_waking on reconstructed inputs; the guess is scored. */
+static void test_measure_only(void **state)
+{
+	struct fx *f = fx_probes(true);
+
+	setup(f);
+	waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
+	assert_int_equal(f->nr_placements, 1);
+	assert_int_equal(f->ctx.sync, SR_UNKNOWN);
+	srqf(f, 500001000, 0, 100, 101, WF_TTWU, 321, 123);
+	thl(f, 500003000, 0, 100, 101, 300);
+	srqf_ret(f, 500004000, 0, 100, 2);
+	assert_int_equal(f->nr_placements, 1);
+	assert_false(sr_state_task(&f->s, 101)->v.h_load_known);
+	wakeup(f, 500005000, 2, 101, 2);
+	assert_int_equal(f->s.probes.sync[1][0], 1);	/* guessed set, was clear */
+	assert_int_equal(f->s.probes.hloads, 1);
+	/* the wakee slept 100 ms: its reconstructed load is far from 321 */
+	assert_int_equal(f->s.probes.load_err[SR_ERR_BUCKETS - 1], 1);
+	fx_free(f);
+}
+
+/* The kernel returned one CPU, the wakeup landed on another: counted. */
+static void test_answer_moved(void **state)
+{
+	struct fx *f = fx_probes(false);
+
+	setup(f);
+	waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
+	srqf(f, 500001000, 0, 100, 101, WF_TTWU, 321, 123);
+	srqf_ret(f, 500004000, 0, 100, 2);
+	wakeup(f, 500005000, 3, 101, 3);
+	assert_int_equal(f->s.probes.ret_moved, 1);
+	fx_free(f);
+}
+
+/* DELAY_DEQUEUE: a sleeper next to a runnable task may stay queued, until idle or its wakeup. */
+static void test_maybe_delayed(void **state)
+{
+	struct sr_state_cfg c = { .delayed_dequeue = true };
+	struct fx *f = fx_new_cfg(&c);
+	struct sr_event e = { .type = SR_EV_SWITCH, .ts = 3000, .cpu = 1, .pid = 102,
+			      .prio = 120, .prev_state = SR_PS_RUNNING, .next_pid = 103,
+			      .next_prio = 120, .common_pid = 102 };
+
+	sw(f, 1000, 1, 0, "", 102, "a");
+	ev(f, e);				/* 102 preempted: runnable on CPU 1 */
+	sw(f, 4000, 1, 103, "b", 102, "a");	/* 103 sleeps while 102 runs there */
+	assert_int_equal(f->s.rq[1].maybe_delayed, 1);
+	waking(f, 5000, 0, 103, "b", 1, 0, true);
+	assert_int_equal(f->s.rq[1].maybe_delayed, 0);	/* woken: requeued or placed */
+	sw(f, 6000, 1, 102, "a", 0, "");		/* alone: not delayed */
+	assert_int_equal(f->s.rq[1].maybe_delayed, 0);
+	fx_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_replay_at_select),
+		cmocka_unit_test(test_fallback_without_select),
+		cmocka_unit_test(test_measure_only),
+		cmocka_unit_test(test_answer_moved),
+		cmocka_unit_test(test_maybe_delayed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
