@@ -46,7 +46,7 @@ Q :=
 quiet =
 endif
 
-.PHONY: all check check-all layers unit golden robustness oracle diffs zlib record valgrind \
+.PHONY: all check check-all layers unit golden robustness oracle diffs zlib record valgrind qemu-probes \
 	bench fidelity install clean
 
 all: $(BIN)
@@ -116,6 +116,10 @@ bench: $(BIN) $(BUILD)/bare-read
 # How often the recording kernel's preset reproduces the kernel's choice (not a test).
 fidelity: $(BIN)
 	$(Q)tests/fidelity.py $(BIN) --json $(BUILD)/fidelity.json
+
+# record --probes end to end in QEMU guests of Debian's 6.1 and 6.12 (minutes; not in check)
+qemu-probes: $(BIN)
+	$(Q)tests/qemu-probes.sh $(BIN)
 
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR)
