@@ -46,7 +46,7 @@ static const struct opt_desc opts[] = {
 	{ { "top", required_argument, NULL, OPT_TOP }, SR_O_RUN,
 	  "--top N              bound lists in the output (default 10)" },
 	{ { "output", required_argument, NULL, 'o' }, SR_O_OUTPUT,
-	  "-o, --output FILE    write to FILE instead of stdout" },
+	  "-o, --output FILE    write to FILE instead of stdout ('-': stdout)" },
 	{ { "compact", no_argument, NULL, OPT_COMPACT }, SR_O_OUTPUT,
 	  "--compact            one-line JSON" },
 	{ { "json", no_argument, NULL, OPT_JSON }, SR_O_TEXT,
@@ -58,8 +58,8 @@ static const struct opt_desc opts[] = {
 	{ { "pid", required_argument, NULL, OPT_PID }, SR_O_EXPLAIN,
 	  "--pid P              the task to explain" },
 	{ { "at", required_argument, NULL, OPT_AT }, SR_O_EXPLAIN,
-	  "--at T               its wakeup nearest to T (ns, or seconds with a '.', as\n"
-	  "                     trace-cmd report prints them)" },
+	  "--at T               its wakeup nearest to T: seconds as trace-cmd report prints\n"
+	  "                     them (85.212030575), or with a unit (40ns, 12us, 3ms)" },
 	{ { "wakeup", required_argument, NULL, OPT_WAKEUP }, SR_O_EXPLAIN,
 	  "--wakeup N           the N-th placed wakeup (the 'wakeup' field of --decisions)" },
 };
@@ -84,28 +84,56 @@ static int parse_i64(const char *s, int64_t min, int64_t max, int64_t *out)
 	return 0;
 }
 
-/* "1234" is ns; "12.5" is seconds as trace-cmd report prints them. */
-static int parse_time(const char *s, int64_t *ns)
+/* "SEC[.FRAC]" into ns, FRAC at most 9 digits. */
+static int parse_seconds(const char *s, int64_t *ns)
 {
 	const char *dot = strchr(s, '.');
 	int64_t sec, frac = 0;
 	char buf[32];
-	size_t n;
+	size_t n = dot ? (size_t)(dot - s) : strlen(s);
 
-	if (!dot)
-		return parse_i64(s, 0, INT64_MAX, ns);
-	n = (size_t)(dot - s);
-	if (n == 0 || n >= sizeof(buf) || strlen(dot + 1) > 9 || !dot[1])
+	if (n == 0 || n >= sizeof(buf) || (dot && (!dot[1] || strlen(dot + 1) > 9)))
 		return -EINVAL;
 	memcpy(buf, s, n);
 	buf[n] = '\0';
-	if (parse_i64(buf, 0, INT64_MAX / 1000000000, &sec) ||
-	    parse_i64(dot + 1, 0, 999999999, &frac))
+	if (parse_i64(buf, 0, INT64_MAX / 1000000000 - 1, &sec) ||
+	    (dot && parse_i64(dot + 1, 0, 999999999, &frac)))
 		return -EINVAL;
-	for (size_t d = strlen(dot + 1); d < 9; d++)
+	for (size_t d = dot ? strlen(dot + 1) : 9; d < 9; d++)
 		frac *= 10;
 	*ns = sec * 1000000000 + frac;
 	return 0;
+}
+
+/*
+ * A time as trace-cmd report prints it: seconds ("85.212030575"), or a
+ * number with a unit suffix ("40ns", "12us", "3.5ms", "2s").
+ */
+int sr_cli_parse_time(const char *s, int64_t *ns)
+{
+	static const struct { const char *suffix; int64_t mult; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	};
+	size_t len = strlen(s);
+	char buf[40];
+	int64_t v;
+
+	for (size_t i = 0; i < SR_ARRAY_SIZE(units); i++) {
+		size_t sl = strlen(units[i].suffix);
+
+		if (len <= sl || len - sl >= sizeof(buf) || strcmp(s + len - sl, units[i].suffix))
+			continue;
+		memcpy(buf, s, len - sl);
+		buf[len - sl] = '\0';
+		if (units[i].mult == 1000000000)
+			return parse_seconds(buf, ns);
+		/* a fraction of a larger unit, as seconds scaled down */
+		if (parse_seconds(buf, &v) || v / 1000000000 > INT64_MAX / units[i].mult)
+			return -EINVAL;
+		*ns = v / (1000000000 / units[i].mult);
+		return 0;
+	}
+	return parse_seconds(s, ns);
 }
 
 static bool accepted_opt(int c, unsigned int accepted)
@@ -173,7 +201,7 @@ static int take(const struct sr_cli *cli, int c, const char *arg, struct sr_run_
 		o->an.top = (int)v;
 		return 0;
 	case 'o':
-		out->path = arg;
+		out->path = strcmp(arg, "-") ? arg : NULL;	/* '-': stdout */
 		return 0;
 	case OPT_COMPACT:
 		out->compact = true;
@@ -203,8 +231,9 @@ static int take(const struct sr_cli *cli, int c, const char *arg, struct sr_run_
 		o->an.explain_pid = (int)v;
 		return 0;
 	case OPT_AT:
-		if (parse_time(arg, &v))
-			return bad(cli, "--at", "a time in ns or seconds.fraction", arg);
+		if (sr_cli_parse_time(arg, &v))
+			return bad(cli, "--at", "seconds as trace-cmd report prints them "
+				   "(85.212030575) or a time with a unit (40ns, 12us, 3ms)", arg);
 		o->an.explain_at_ns = v;
 		return 0;
 	case OPT_WAKEUP:

@@ -56,6 +56,8 @@ struct sr_cli_out {
 int sr_cli_parse_run(const struct sr_cli *cli, int argc, char **argv, unsigned int accepted,
 		     void (*usage)(FILE *f), struct sr_run_opts *o, struct sr_cli_out *out);
 void sr_cli_opts_help(FILE *f, unsigned int accepted);
+/* --at and --time: seconds as trace-cmd report prints them, or with ns/us/ms/s; 0 or -EINVAL. */
+int sr_cli_parse_time(const char *s, int64_t *ns);
 int sr_cli_write_json(const struct sr_cli *cli, json_t *o, const struct sr_cli_out *out);
 /* Text output of diff/explain: @print renders @a, then the run's warnings, to -o or stdout. */
 int sr_cli_write_text(const struct sr_cli *cli, const struct sr_run *r,

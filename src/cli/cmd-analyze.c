@@ -2,6 +2,7 @@
 /* schedreplay analyze: one pass over a trace, one JSON report. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "cli.h"
 
 #define ANALYZE_OPTS (SR_O_RUN | SR_O_OUTPUT | SR_O_ANALYZE)
@@ -25,6 +26,9 @@ int sr_cmd_analyze(const struct sr_cli *cli, int argc, char **argv)
 	ret = sr_cli_parse_run(cli, argc, argv, ANALYZE_OPTS, analyze_usage, &o, &out);
 	if (ret)
 		return ret < 0 ? SR_EXIT_OK : ret;
+	if (o.an.decisions && !strcmp(o.an.decisions, "-") && !out.path)
+		return sr_cli_error(cli, SR_EXIT_BAD_INPUT, "--decisions - and the report would "
+				    "both go to stdout: give the report a file with -o FILE");
 	o.an.mode = SR_MODE_ANALYZE;
 	ret = sr_cli_run(cli, &o, &r);
 	if (ret)

@@ -62,6 +62,9 @@ int sr_cmd_explain(const struct sr_cli *cli, int argc, char **argv)
 	ret = sr_cli_parse_run(cli, argc, argv, EXPLAIN_OPTS, explain_usage, &o, &out);
 	if (ret)
 		return ret < 0 ? SR_EXIT_OK : ret;
+	if (o.an.explain_index && (o.an.explain_pid || o.an.explain_at_ns >= 0))
+		return sr_cli_error(cli, SR_EXIT_BAD_INPUT, "explain takes --wakeup N or "
+				    "--pid P --at T, not both");
 	if (!o.an.explain_index && (!o.an.explain_pid || o.an.explain_at_ns < 0))
 		return sr_cli_error(cli, SR_EXIT_BAD_INPUT,
 				    "explain needs --pid P --at T, or --wakeup N");
@@ -72,7 +75,12 @@ int sr_cmd_explain(const struct sr_cli *cli, int argc, char **argv)
 	if (ret)
 		return ret;
 	ex = sr_run_analysis(r, &sr_explain_analysis);
-	if (!sr_explain_found(ex))
+	if (o.an.explain_at_ns > (int64_t)r->info->last_ts)
+		ret = sr_cli_error(cli, SR_EXIT_BAD_INPUT, "--at %" PRId64 ".%09" PRId64 " s is "
+				   "after the trace's last event (%" PRIu64 ".%09" PRIu64 " s)",
+				   o.an.explain_at_ns / 1000000000, o.an.explain_at_ns % 1000000000,
+				   r->info->last_ts / 1000000000, r->info->last_ts % 1000000000);
+	else if (!sr_explain_found(ex))
 		ret = sr_cli_error(cli, SR_EXIT_BAD_INPUT, "no wakeup of pid %d in this trace",
 				   o.an.explain_pid);
 	else if (out.json)

@@ -129,8 +129,18 @@ int main(int argc, char **argv)
 		return SR_EXIT_BAD_INPUT;
 	}
 	if (!strcmp(argv[i], "help")) {
-		usage(stdout);
-		return SR_EXIT_OK;
+		static char help[] = "--help";
+
+		/* 'help CMD' is 'CMD --help', as git does it */
+		if (i + 1 >= argc) {
+			usage(stdout);
+			return SR_EXIT_OK;
+		}
+		cmd = find_cmd(argv[i + 1]);
+		if (!cmd)
+			return sr_cli_error(&cli, SR_EXIT_BAD_INPUT, "no such command '%s' (see "
+					    "--help)", argv[i + 1]);
+		return cmd->fn(&cli, 2, (char *[]){ argv[i + 1], help, NULL });
 	}
 	cmd = find_cmd(argv[i]);
 	if (!cmd)

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The JSON report (docs/report-schema.md documents every field). */
-#include <libgen.h>
 #include <stdio.h>
 #include "run.h"
 
@@ -87,12 +86,11 @@ static json_t *start_json(const struct sr_trace_info *info)
 static json_t *trace_json(const struct sr_run *r)
 {
 	const struct sr_trace_info *info = r->info;
-	char path[4096];
 
-	snprintf(path, sizeof(path), "%s", r->opts.path);
+	/* the path as given: every QEMU trace is named trace.dat or hb_pipe.dat */
 	return json_pack("{s:s, s:i, s:i, s:i, s:s?, s:{s:s?, s:s?}, s:{s:I, s:I, s:I},"
 			 " s:o, s:o, s:o}",
-			 "file", basename(path),
+			 "file", r->opts.path ? r->opts.path : "",
 			 "file_version", info->file_version,
 			 "long_size", info->long_size,
 			 "cpus", info->nr_cpus,

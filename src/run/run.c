@@ -120,6 +120,18 @@ static bool same_policy(const struct sr_policy *a, const struct sr_policy *b)
 	return a->ops == b->ops && !memcmp(&a->knobs, &b->knobs, sizeof(a->knobs));
 }
 
+/* A release that no preset is named after runs the nearest older preset: say so. */
+static void warn_mapped(struct sr_run *r, const struct sr_policy *pol)
+{
+	size_t n = strcspn(pol->name, ":");
+
+	if (pol->preset && (strlen(pol->preset) != n || strncmp(pol->name, pol->preset, n)))
+		sr_run_warn(r, "policy %.*s has no preset of its own: it runs %s's model "
+			    "(kernels %s) with the era gates of %.*s", (int)n, pol->name,
+			    pol->preset, pol->kernel_range ? pol->kernel_range : "?", (int)n,
+			    pol->name);
+}
+
 /* --policy as given, else the reference; --policy none: nothing at all. */
 static int setup_policies(struct sr_run *r, struct sr_err *err)
 {
@@ -144,10 +156,12 @@ static int setup_policies(struct sr_run *r, struct sr_err *err)
 	}
 	snprintf(r->policy_note, sizeof(r->policy_note), "given with --policy");
 	for (int i = 0; i < r->opts.nr_policies; i++) {
-		if (sr_policy_from_spec(&r->policy[i], r->opts.policies[i]))
-			return sr_err_set(err, -EINVAL, "bad --policy '%s': unknown preset or "
-					  "knob, or a value out of range (see 'schedreplay "
-					  "policies')", r->opts.policies[i]);
+		struct sr_err why = { "" };
+
+		if (sr_policy_parse(&r->policy[i], r->opts.policies[i], &why))
+			return sr_err_set(err, -EINVAL, "bad --policy '%s': %s",
+					  r->opts.policies[i], why.msg);
+		warn_mapped(r, &r->policy[i]);
 		if (r->ref_index < 0 && same_policy(&r->policy[i], &r->ref))
 			r->ref_index = i;
 	}
