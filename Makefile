@@ -46,7 +46,7 @@ Q :=
 quiet =
 endif
 
-.PHONY: all check check-all layers unit golden robustness oracle diffs zlib record valgrind \
+.PHONY: all check check-all layers unit golden cli robustness oracle diffs zlib record valgrind \
 	bench fidelity install clean
 
 all: $(BIN)
@@ -69,7 +69,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 # The whole suite: the layering rule, unit tests (cmocka), golden reports,
 # robustness inputs, the independent trace-cmd-report oracle, policy diffs,
 # zlib traces, and a real recording (skipped without root and tracefs).
-check: layers unit golden robustness oracle diffs zlib record
+check: layers unit golden cli robustness oracle diffs zlib record
 
 # What CI runs: the suite, again under ASan+UBSan, and valgrind.
 check-all: check valgrind
@@ -83,6 +83,9 @@ unit: $(TEST_BINS)
 
 golden: $(BIN)
 	$(Q)tests/run-golden.sh $(BIN)
+
+cli: $(BIN)
+	$(Q)tests/run-cli.sh $(BIN)
 
 robustness: $(BIN)
 	$(Q)tests/run-robustness.sh $(BIN)

@@ -288,7 +288,7 @@ struct sr_brief {
 struct sr_wake_note {
 	uint64_t ts;		/* sched_waking (or lone sched_wakeup) */
 	uint64_t ts_wakeup;
-	uint64_t index;		/* placed-wakeup number, 0 if not placed */
+	uint64_t index;		/* placement number (wakeup or fork), 0 if not placed */
 	int16_t cpu, prev_cpu, waker_cpu;
 	uint8_t cls;		/* enum sr_wclass */
 	uint8_t actual;		/* enum sr_outcome */
@@ -377,7 +377,7 @@ struct sr_task {
 
 /* A completed wakeup, as analyses consume it. */
 struct sr_wakeup {
-	uint64_t index;			/* placed wakeups are numbered from 1 in trace order */
+	uint64_t index;			/* placed wakeups and forks are numbered from 1 in trace order */
 	uint64_t ts;			/* sched_waking (or the lone sched_wakeup) */
 	uint64_t ts_wakeup;
 	const struct sr_task *task;
