@@ -46,7 +46,7 @@ Q :=
 quiet =
 endif
 
-.PHONY: all check check-all layers unit golden cli robustness oracle diffs zlib record valgrind \
+.PHONY: all check check-all layers unit golden cli robustness oracle diffs zlib waking-only record valgrind \
 	bench fidelity install clean
 
 all: $(BIN)
@@ -69,7 +69,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 # The whole suite: the layering rule, unit tests (cmocka), golden reports,
 # robustness inputs, the independent trace-cmd-report oracle, policy diffs,
 # zlib traces, and a real recording (skipped without root and tracefs).
-check: layers unit golden cli robustness oracle diffs zlib record
+check: layers unit golden cli robustness oracle diffs zlib waking-only record
 
 # What CI runs: the suite, again under ASan+UBSan, and valgrind.
 check-all: check valgrind
@@ -106,6 +106,14 @@ record: $(BIN)
 $(BUILD)/mkzlib: tests/tools/mkzlib.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -Isrc/ingest $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
+# A copy of a trace as if recorded without sched_wakeup (tests/run-waking-only.sh).
+$(BUILD)/drop-wakeup: tests/tools/drop-wakeup.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(PKG_LIBS)
+
+waking-only: $(BIN) $(BUILD)/drop-wakeup
+	$(Q)tests/run-waking-only.sh $(BIN) $(BUILD)/drop-wakeup
 
 valgrind: $(BIN) $(TEST_BINS)
 	$(Q)tests/run-valgrind.sh $(BIN) $(TEST_BINS)

@@ -57,6 +57,8 @@ static json_t *flags_json(const struct sr_wakeup *w)
 		json_array_append_new(a, json_string("prev_idle"));
 	if (w->target_idle)
 		json_array_append_new(a, json_string("chosen_idle"));
+	if (w->chosen_inferred)
+		json_array_append_new(a, json_string("chosen_inferred"));
 	return a;
 }
 

@@ -107,7 +107,7 @@ static json_t *trace_json(const struct sr_run *r)
 
 static json_t *wakeups_json(const struct sr_wakeup_counts *wc)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I}}",
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I}}",
 			 "placed", (json_int_t)wc->cls[SR_W_PLACED],
 			 "runnable", (json_int_t)wc->cls[SR_W_RUNNABLE],
 			 "unknown", (json_int_t)wc->cls[SR_W_UNKNOWN],
@@ -115,6 +115,7 @@ static json_t *wakeups_json(const struct sr_wakeup_counts *wc)
 			 "wakeup_new", (json_int_t)wc->wakeup_new,
 			 "standalone", (json_int_t)wc->standalone,
 			 "uncertain", (json_int_t)wc->uncertain,
+			 "chosen_inferred", (json_int_t)wc->inferred,
 			 "actual", "prev", (json_int_t)wc->actual[SR_O_PREV],
 			 "waker", (json_int_t)wc->actual[SR_O_WAKER],
 			 "other", (json_int_t)wc->actual[SR_O_OTHER]);

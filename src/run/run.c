@@ -320,8 +320,8 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		sr_run_warn(r, "no sched_switch format: task and runqueue state cannot be rebuilt; "
 			    "wakeups are classified unknown");
 	if (!info->has_format[SR_EV_WAKEUP] && info->has_format[SR_EV_WAKING])
-		sr_run_warn(r, "no sched_wakeup format: placements cannot be seen; every "
-			    "sched_waking stays unpaired");
+		sr_run_warn(r, "no sched_wakeup format: each wakeup's CPU is inferred from "
+			    "sched_migrate_task or the switch-in (wakeups.chosen_inferred)");
 	if (o->root_cgroup)
 		sr_run_warn(r, "--assume-root-cgroup: every task taken to be in the root task group "
 			    "(no cgroup cpu controller, autogroup off); decisions no longer depend on "
@@ -342,6 +342,8 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		.initial = info->cpu, .start = info->first_ts,
 		.migration_cost_ns = o->an.migration_cost_ns, .hz = o->hz,
 		.has_waking = info->has_format[SR_EV_WAKING],
+		.infer_chosen = info->has_format[SR_EV_WAKING] && !info->has_format[SR_EV_WAKEUP] &&
+				!probes,
 		.root_cgroup = o->root_cgroup,
 		.cgroup_weights = r->opts.cgroup_weights, .nr_cgroup_weights = o->nr_cgroup_weights,
 		/* 5.8+ (3aef1551e942 "sched: Add WF_TTWU, WF_EXEC wakeup flags") */
