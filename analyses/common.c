@@ -15,6 +15,17 @@ const char *sr_an_relation(const struct sr_topo *t, int a, int b)
 	return sr_relation_name(sr_topo_relation(t, a, b));
 }
 
+const char *sr_an_rel_short(const struct sr_topo *t, int a, int b)
+{
+	static const char *const names[SR_REL_NR] = {
+		"SMT sibling", "same LLC", "other LLC", "other node",
+	};
+
+	if (a < 0 || b < 0 || a >= t->nr_cpus || b >= t->nr_cpus)
+		return "";
+	return a == b ? "same CPU" : names[sr_topo_relation(t, a, b)];
+}
+
 void sr_an_ref_fill(struct sr_an_ref *r, const struct sr_task *t, int cpu, uint64_t ts)
 {
 	const struct sr_wake_note *n = &t->note;

@@ -11,6 +11,8 @@
  * topology.
  */
 const char *sr_an_relation(const struct sr_topo *t, int a, int b);
+/* The same for a label beside a CPU: "SMT sibling", "same LLC", "other LLC", "other node". */
+const char *sr_an_rel_short(const struct sr_topo *t, int a, int b);
 
 /* One placement a number leads to: what a person needs to find it again. */
 struct sr_an_ref {

@@ -7,6 +7,8 @@
  * so that a number leads to `explain --wakeup N`.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "base.h"
 #include "common.h"
@@ -83,21 +85,26 @@ static json_t *hist_json(const struct sr_hist *h, const struct sr_an_ref *max)
 	return o;
 }
 
+/* Add @b into @a: the idle and busy halves of a class make its total. */
+static void merge(struct sr_hist *a, const struct sr_hist *b)
+{
+	if (b->count && (!a->count || b->min < a->min))
+		a->min = b->min;
+	a->count += b->count;
+	a->sum += b->sum;
+	if (b->max > a->max)
+		a->max = b->max;
+	for (int i = 0; i < SR_HIST_BUCKETS; i++)
+		a->b[i] += b->b[i];
+}
+
 static json_t *class_json(const struct latency *l, enum lat_class c)
 {
 	struct sr_hist both = l->h[c][0];
 	bool idle_max = l->h[c][1].count && (!l->h[c][0].count ||
 					     l->h[c][1].max > l->h[c][0].max);
 
-	/* merge the idle and busy halves for the class total */
-	both.count += l->h[c][1].count;
-	both.sum += l->h[c][1].sum;
-	if (l->h[c][1].count && (!l->h[c][0].count || l->h[c][1].min < both.min))
-		both.min = l->h[c][1].min;
-	if (l->h[c][1].max > both.max)
-		both.max = l->h[c][1].max;
-	for (int i = 0; i < SR_HIST_BUCKETS; i++)
-		both.b[i] += l->h[c][1].b[i];
+	merge(&both, &l->h[c][1]);
 	return json_pack("{s:o, s:o, s:o}", "any", hist_json(&both, &l->max[c][idle_max]),
 			 "chosen_cpu_idle", hist_json(&l->h[c][1], &l->max[c][1]),
 			 "chosen_cpu_busy", hist_json(&l->h[c][0], &l->max[c][0]));
@@ -132,6 +139,49 @@ static int lat_report(struct sr_analysis *a, json_t *report)
 	return json_object_set_new(report, "latency", o) ? -ENOMEM : 0;
 }
 
+static void print_class(FILE *f, const struct latency *l, enum lat_class c)
+{
+	struct sr_hist h = l->h[c][0];
+	const struct sr_an_ref *m;
+	bool idle_max;
+
+	merge(&h, &l->h[c][1]);
+	if (!h.count)
+		return;
+	idle_max = l->h[c][1].count && (!l->h[c][0].count || l->h[c][1].max > l->h[c][0].max);
+	m = &l->max[c][idle_max];
+	fprintf(f, "  %-10s %8" PRIu64 " %10.1f %10.1f %10.1f  #%" PRIu64 " (%s:%d)\n",
+		class_names[c], h.count, (double)h.sum / (double)h.count / 1e3,
+		(double)sr_hist_pct(&h, 99) / 1e3, (double)h.max / 1e3, m->index, m->comm, m->pid);
+}
+
+static void lat_print(struct sr_analysis *a, FILE *f)
+{
+	struct latency *l = a->data;
+
+	fprintf(f, "\nWakeup latency, sched_waking to switch-in (us), by where the kernel put "
+		"the task:\n");
+	fprintf(f, "  %-10s %8s %10s %10s %10s  %s\n", "placed on", "count", "mean", "p99",
+		"max", "max: wakeup (task)");
+	for (int c = 0; c < LAT_NR; c++)
+		print_class(f, l, c);
+	sr_an_worst_sort(&l->worst);
+	if (!l->worst.n)
+		return;
+	fprintf(f, "\nWorst wakeups ('schedreplay explain TRACE --wakeup N' tells why):\n");
+	fprintf(f, "  %8s  %-22s %-17s %10s %5s %5s %5s %6s\n", "wakeup", "task", "waking (s)",
+		"wait (us)", "prev", "waker", "chose", "ran on");
+	for (int i = 0; i < l->worst.n; i++) {
+		const struct sr_an_ref *r = &l->worst.r[i];
+		char name[40], when[32];
+
+		snprintf(name, sizeof(name), "%s:%d", r->comm, r->pid);
+		sr_an_fmt_time(r->ts, when, sizeof(when));
+		fprintf(f, "  %8" PRIu64 "  %-22s %-17s %10.1f %5d %5d %5d %6d\n", r->index, name,
+			when, (double)r->wait / 1e3, r->prev_cpu, r->waker_cpu, r->cpu, r->ran_on);
+	}
+}
+
 static void lat_fini(struct sr_analysis *a)
 {
 	struct latency *l = a->data;
@@ -147,5 +197,6 @@ const struct sr_analysis_ops sr_latency_analysis = {
 	.wakeup = lat_wakeup,
 	.run = lat_run,
 	.report = lat_report,
+	.print = lat_print,
 	.fini = lat_fini,
 };

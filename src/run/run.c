@@ -196,6 +196,18 @@ static void fill_ref(const struct sr_run *r, const struct sr_wake_ctx *ctx,
 	ref->stores_prev = r->ref.knobs.kver >= SR_KV(5, 15);
 }
 
+/* --time, --pid, --comm, --cpu: whether the analyses see this placement. */
+static bool seen(const struct sr_run *r, uint64_t ts, int pid, int cpu)
+{
+	const struct sr_filter *f = &r->opts.an.filter;
+	const struct sr_task *t;
+
+	if (!f->pid && !f->comm[0] && !f->has_cpus && !f->has_start && !f->has_end)
+		return true;
+	t = sr_state_task(&r->state, pid);
+	return sr_filter_pass(f, ts, pid, t ? t->comm : NULL, cpu);
+}
+
 static int hook_placement(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec,
 			  struct sr_ref *ref)
 {
@@ -224,6 +236,8 @@ static int hook_placement(void *data, const struct sr_wake_ctx *ctx, struct sr_b
 			.depends = (uint16_t)d->depends,
 		};
 	}
+	if (!seen(r, ctx->ts, ctx->p->pid, -1))
+		return 0;
 	for (int i = 0; !ret && i < r->nr_an; i++)
 		if (r->an[i].data && r->an[i].ops->placement)
 			ret = r->an[i].ops->placement(&r->an[i], ctx, dec);
@@ -235,6 +249,8 @@ static int hook_wakeup(void *data, const struct sr_wakeup *w)
 	struct sr_run *r = data;
 	int ret = 0;
 
+	if (!seen(r, w->ts, w->task->v.pid, w->cpu))
+		return 0;
 	for (int i = 0; !ret && i < r->nr_an; i++)
 		if (r->an[i].data && r->an[i].ops->wakeup)
 			ret = r->an[i].ops->wakeup(&r->an[i], w);
@@ -246,6 +262,8 @@ static int hook_run(void *data, const struct sr_task *t, int cpu, uint64_t ts)
 	struct sr_run *r = data;
 	int ret = 0;
 
+	if (!seen(r, t->note.ts, t->v.pid, t->note.cpu))
+		return 0;
 	for (int i = 0; !ret && i < r->nr_an; i++)
 		if (r->an[i].data && r->an[i].ops->run)
 			ret = r->an[i].ops->run(&r->an[i], t, cpu, ts);
@@ -257,6 +275,11 @@ static int on_event(const struct sr_event *ev, void *data)
 	struct sr_run *r = data;
 	int ret = sr_state_event(&r->state, ev);
 
+	if (!(++r->nr_events & 0xffff) && r->opts.progress)
+		r->opts.progress(r->opts.progress_data, r->nr_events, ev->ts);
+	/* the state follows every event; the analyses see those in --time */
+	if (!sr_filter_time(&r->opts.an.filter, ev->ts))
+		return ret;
 	for (int i = 0; !ret && i < r->nr_an; i++)
 		if (r->an[i].data && r->an[i].ops->event)
 			ret = r->an[i].ops->event(&r->an[i], ev);
