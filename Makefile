@@ -46,7 +46,7 @@ Q :=
 quiet =
 endif
 
-.PHONY: all check check-all layers unit golden cli robustness oracle diffs zlib waking-only record valgrind \
+.PHONY: all check check-all layers unit golden cli pictures robustness oracle diffs zlib waking-only record valgrind \
 	bench fidelity install clean
 
 all: $(BIN)
@@ -69,7 +69,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 # The whole suite: the layering rule, unit tests (cmocka), golden reports,
 # robustness inputs, the independent trace-cmd-report oracle, policy diffs,
 # zlib traces, and a real recording (skipped without root and tracefs).
-check: layers unit golden cli robustness oracle diffs zlib waking-only record
+check: layers unit golden cli pictures robustness oracle diffs zlib waking-only record
 
 # What CI runs: the suite, again under ASan+UBSan, and valgrind.
 check-all: check valgrind
@@ -86,6 +86,9 @@ golden: $(BIN)
 
 cli: $(BIN)
 	$(Q)tests/run-cli.sh $(BIN)
+
+pictures: $(BIN)
+	$(Q)tests/run-pictures.sh $(BIN)
 
 robustness: $(BIN)
 	$(Q)tests/run-robustness.sh $(BIN)
