@@ -105,8 +105,8 @@ static json_t *line_json(const struct sr_wakeup *w, const struct sr_view *v)
 	char when[32];
 
 	sr_an_fmt_time(w->ts, when, sizeof(when));
-	return json_pack("{s:s, s:I, s:I, s:s, s:i, s:s, s:i, s:i, s:i, s:i, s:s, s:o, s:n, s:n,"
-			 " s:o, s:o}",
+	return json_pack("{s:s, s:s, s:I, s:I, s:s, s:i, s:s, s:i, s:i, s:i, s:i, s:s, s:o, s:n,"
+			 " s:n, s:o, s:o}", "schema", "schedreplay-decision/1",
 			 "kind", w->fork ? "fork" : "wakeup", "wakeup", (json_int_t)w->index,
 			 "ts_ns", (json_int_t)w->ts, "time", when,
 			 "pid", w->task->v.pid, "comm", w->task->comm,

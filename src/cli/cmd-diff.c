@@ -23,6 +23,7 @@ static int write_json(const struct sr_cli *cli, struct sr_run *r, const struct s
 	if (!rep)
 		return sr_cli_error(cli, SR_EXIT_FAIL, "cannot build the diff (out of memory)");
 	json_object_del(rep, "cpus");
+	json_object_set_new(rep, "schema", json_string("schedreplay-diff/1"));
 	ret = sr_cli_write_json(cli, rep, out);
 	json_decref(rep);
 	return ret;

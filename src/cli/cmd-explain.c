@@ -48,7 +48,7 @@ static int write_json(const struct sr_cli *cli, const struct sr_run *r,
 
 	if (!rep)
 		return sr_cli_error(cli, SR_EXIT_FAIL, "out of memory");
-	j = json_pack("{s:O, s:O, s:O, s:O}", "schema", json_object_get(rep, "schema"),
+	j = json_pack("{s:s, s:O, s:O, s:O}", "schema", "schedreplay-explain/1",
 		      "trace", json_object_get(rep, "trace"), "explain",
 		      json_object_get(rep, "explain"), "warnings", json_object_get(rep, "warnings"));
 	ret = j ? sr_cli_write_json(cli, j, out) : sr_cli_error(cli, SR_EXIT_FAIL, "out of memory");

@@ -35,7 +35,8 @@ int sr_cli_error(const struct sr_cli *cli, int code, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (cli && cli->json) {
-		json_t *e = json_pack("{s:{s:s, s:i}}", "error", "message", msg, "exit_code", code);
+		json_t *e = json_pack("{s:s, s:{s:s, s:i}}", "schema", "schedreplay-error/1",
+				      "error", "message", msg, "exit_code", code);
 
 		if (e) {
 			json_dumpf(e, stdout, JSON_INDENT(2));

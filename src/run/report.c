@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include "run.h"
 
-#define SR_SCHEMA "schedreplay-report/1"
+#define SR_SCHEMA "schedreplay-report/2"
 
 static int set_u64(json_t *o, const char *k, uint64_t v)
 {

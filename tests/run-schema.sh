@@ -1,0 +1,17 @@
+#!/bin/bash
+# JSON Schemas (docs/schema/) against every golden JSON output and the
+# --decisions lines of two fixtures.
+#
+# usage: tests/run-schema.sh BIN
+set -u
+bin=$(realpath "$1")
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$bin" analyze fixtures/perf-pipe.dat --decisions "$tmp/perf-pipe.ndjson" -o /dev/null &&
+"$bin" analyze fixtures/qemu-6.12/numa2-2s4c2t/forkexec.dat \
+	--topology fixtures/qemu-6.12/numa2-2s4c2t/machine \
+	--policy linux-6.12 --policy naive-prev --decisions "$tmp/forkexec.ndjson" -o /dev/null ||
+	{ echo "schema: 0 passed, 1 failed (analyze)"; exit 1; }
+exec python3 tests/check-schemas.py "$tmp"/*.ndjson
