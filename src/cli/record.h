@@ -25,6 +25,7 @@ struct rec_opts {
 	bool stat_runtime;
 	bool allow_lost;
 	bool snapshot;
+	bool kallsyms;			/* --kallsyms: store /proc/kallsyms in the file */
 	char **cmd;			/* NULL-terminated */
 };
 
