@@ -26,6 +26,27 @@ void sr_run_warn(struct sr_run *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A snapshot that may not be the traced machine's, or lacks what replaces the preset's values. */
+static void check_machine(struct sr_run *r)
+{
+	const struct sr_machine *m = &r->machine;
+
+	if (r->topo.source == SR_TOPO_SPEC)
+		return;		/* a spec says nothing but the topology */
+	if (m->release[0] && r->info->release[0] && strcmp(m->release, r->info->release))
+		sr_run_warn(r, "the machine snapshot is of kernel %s but the trace of %s",
+			    m->release, r->info->release);
+	else if (!m->release[0] && r->info->release[0])
+		sr_run_warn(r, "the machine snapshot does not name its kernel: nothing shows it is "
+			    "the machine of this %s trace", r->info->release);
+	if (m->nr_features <= 0)
+		sr_run_warn(r, "the machine snapshot has no sched_features (debugfs unreadable, "
+			    "e.g. lockdown): the preset's defaults are assumed");
+	if (m->migration_cost_ns < 0)
+		sr_run_warn(r, "the machine snapshot has no migration cost: the preset's %s is "
+			    "assumed", "500 us");
+}
+
 static int setup_topology(struct sr_run *r, struct sr_err *err)
 {
 	enum sr_topo_era era = sr_topo_era_of(r->info->release);
@@ -46,10 +67,7 @@ static int setup_topology(struct sr_run *r, struct sr_err *err)
 	if (r->topo.nr_cpus != r->info->nr_cpus)
 		return sr_err_set(err, -EINVAL, "--topology describes %d CPUs but the trace has %d",
 				  r->topo.nr_cpus, r->info->nr_cpus);
-	if (r->machine.release[0] && r->info->release[0] &&
-	    strcmp(r->machine.release, r->info->release))
-		sr_run_warn(r, "the machine snapshot is of kernel %s but the trace of %s",
-			    r->machine.release, r->info->release);
+	check_machine(r);
 	return 0;
 }
 
@@ -104,6 +122,10 @@ static int setup_reference(struct sr_run *r, struct sr_err *err)
 			return sr_err_set(err, -EINVAL, "internal: preset %s does not parse", name);
 	}
 	r->has_ref = true;
+	if (strncmp(r->ref.name, name, sizeof(r->ref.name)))
+		sr_run_warn(r, "no preset is named after kernel %s: the recorded kernel is modelled "
+			    "by %s (kernels %s) with %s's era gates", rel, name,
+			    r->ref.kernel_range ? r->ref.kernel_range : "?", r->ref.name);
 	if (r->machine.nr_features > 0 || r->machine.migration_cost_ns >= 0) {
 		int changed = apply_machine(r, &r->ref);
 		size_t len = strlen(r->policy_note);
