@@ -37,22 +37,15 @@ static void print_table(FILE *f, const struct sr_diff *d)
 static void print_blocked(FILE *f, const struct sr_diff *d)
 {
 	uint64_t undet = sr_diff_total(d->differ) - d->differ[SR_DET_BOTH];
-	bool done[SR_DIFF_NR_DEPS] = { false };
+	int order[SR_DIFF_NR_DEPS], n = sr_diff_blocking(d, order);
 
 	if (!undet)
 		return;
 	fprintf(f, "\n%" PRIu64 " different answers rest on inputs the trace cannot show "
 		"(a wakeup may read several):\n", undet);
-	for (;;) {
-		int best = -1;
+	for (int i = 0; i < n; i++) {
+		int best = order[i];
 
-		for (int i = 0; i < SR_DIFF_NR_DEPS; i++)
-			if (!done[i] && d->blocked[i][2] &&
-			    (best < 0 || d->blocked[i][2] > d->blocked[best][2]))
-				best = i;
-		if (best < 0)
-			return;
-		done[best] = true;
 		fprintf(f, "  %-18s %8" PRIu64 "  (A %" PRIu64 ", B %" PRIu64 ")\n",
 			sr_dep_name(1u << best), d->blocked[best][2], d->blocked[best][0],
 			d->blocked[best][1]);

@@ -50,6 +50,23 @@ const char *sr_diff_decider_hint(int bit)
 	return bit >= 0 && bit < SR_DIFF_NR_DEPS && hints[bit] ? hints[bit] : "unknown input";
 }
 
+int sr_diff_blocking(const struct sr_diff *d, int order[SR_DIFF_NR_DEPS])
+{
+	int n = 0;
+
+	for (int i = 0; i < SR_DIFF_NR_DEPS; i++) {
+		int k;
+
+		if (!d->blocked[i][2])
+			continue;
+		/* insertion: ties keep the input order */
+		for (k = n++; k > 0 && d->blocked[order[k - 1]][2] < d->blocked[i][2]; k--)
+			order[k] = order[k - 1];
+		order[k] = i;
+	}
+	return n;
+}
+
 const char *sr_diff_not_estimated(const struct sr_diff *d)
 {
 	if (!sr_diff_total(d->differ))
@@ -238,27 +255,20 @@ static json_t *determinacy_json(const struct sr_diff *d)
 	return o;
 }
 
-/* Most blocking first: the order sr_diff_print() uses too. */
 static json_t *blocked_json(const struct sr_diff *d)
 {
 	json_t *a = json_array();
-	bool done[SR_DIFF_NR_DEPS] = { false };
+	int order[SR_DIFF_NR_DEPS], n = sr_diff_blocking(d, order);
 
-	for (;;) {
-		int best = -1;
+	for (int i = 0; a && i < n; i++) {
+		int best = order[i];
 
-		for (int i = 0; i < SR_DIFF_NR_DEPS; i++)
-			if (!done[i] && d->blocked[i][2] &&
-			    (best < 0 || d->blocked[i][2] > d->blocked[best][2]))
-				best = i;
-		if (best < 0 || !a)
-			return a;
-		done[best] = true;
 		json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:I, s:s}",
 			"input", sr_dep_name(1u << best), "differing", (json_int_t)d->blocked[best][2],
 			"in_a", (json_int_t)d->blocked[best][0], "in_b", (json_int_t)d->blocked[best][1],
 			"would_decide", sr_diff_decider_hint(best)));
 	}
+	return a;
 }
 
 static json_t *tasks_json(struct sr_diff *d, int top)

@@ -55,6 +55,8 @@ struct sr_diff {
 uint64_t sr_diff_total(const uint64_t *by_det);
 /* What would decide an answer resting on input bit @i (a knob, an option, a recording). */
 const char *sr_diff_decider_hint(int bit);
+/* The input bits that block different answers, most first, into @order; how many. */
+int sr_diff_blocking(const struct sr_diff *d, int order[SR_DIFF_NR_DEPS]);
 /* Why the counterfactual is not estimated, or NULL when it is. */
 const char *sr_diff_not_estimated(const struct sr_diff *d);
 /* The tasks, most affected first (sorts the table: call once the run is over). */

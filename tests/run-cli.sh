@@ -4,16 +4,7 @@
 # explains; every NDJSON line keeps one type per field; `-o -` is stdout.
 #
 # usage: tests/run-cli.sh BIN
-set -u
-bin=$(realpath "$1")
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top" || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
 
 f=fixtures/qemu/numa2-2s4c2t/hb_pipe.dat
 m=fixtures/qemu/numa2-2s4c2t/machine
@@ -57,5 +48,4 @@ then ok; else bad "NDJSON fields change type"; fi
 import json, sys
 e = json.load(sys.stdin)["explain"]
 assert e["class"] == "fork" and e["policies"][0]["sync_0"]["trail"], e' && ok || bad "fork has no trail"
-echo "cli: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish cli

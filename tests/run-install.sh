@@ -4,15 +4,9 @@
 # make uninstall removes all of it.
 #
 # usage: tests/run-install.sh "MAKE-COMMAND"
-set -u
 make=$1
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top" || exit 1
-dest=$(mktemp -d)
-trap 'rm -rf "$dest"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
+dest=$tmp
 
 $make install DESTDIR="$dest" PREFIX=/usr >/dev/null || bad "make install"
 [ -x "$dest/usr/bin/schedreplay" ] && ok || bad "no binary"
@@ -59,5 +53,4 @@ fi
 $make uninstall DESTDIR="$dest" PREFIX=/usr >/dev/null || bad "make uninstall"
 left=$(find "$dest" -type f | wc -l)
 [ "$left" -eq 0 ] && ok || bad "make uninstall left $left files"
-echo "install: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish install

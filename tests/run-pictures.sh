@@ -6,15 +6,7 @@
 # placements and paired flows.  Bad picture names are exit 2.
 #
 # usage: tests/run-pictures.sh BIN
-set -u
-bin=$(realpath "$1")
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top" || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
 
 f=fixtures/qemu/numa2-2s4c2t/hb_pipe.dat
 m=fixtures/qemu/numa2-2s4c2t/machine
@@ -84,5 +76,4 @@ ends = [e for e in ev if e["ph"] == "f"]
 assert ends and all(e["id"] in starts and e["ts"] >= starts[e["id"]]["ts"] for e in ends)
 assert d["otherData"]["truncated"] is False
 PY
-echo "pictures: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish pictures

@@ -3,12 +3,7 @@
 # --decisions lines of two fixtures.
 #
 # usage: tests/run-schema.sh BIN
-set -u
-bin=$(realpath "$1")
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top" || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 "$bin" analyze fixtures/perf-pipe.dat --decisions "$tmp/perf-pipe.ndjson" -o /dev/null &&
 "$bin" analyze fixtures/qemu-6.12/numa2-2s4c2t/forkexec.dat \
 	--topology fixtures/qemu-6.12/numa2-2s4c2t/machine \

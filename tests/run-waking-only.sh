@@ -6,14 +6,9 @@
 # placements found are the same ones.
 #
 # usage: tests/run-waking-only.sh BIN DROP-WAKEUP
-set -u
-bin=$(realpath "$1")
 drop=$(realpath "$2")
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top" || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0 skip=0
+. "$(dirname "$0")/lib.sh"
+skip=0
 for f in fixtures/*.dat fixtures/qemu/*/hb_*.dat fixtures/qemu/*/niced.dat fixtures/qemu-6.12/*/forkexec.dat \
 	fixtures/qemu-ipc-6.1/*/*.dat; do
 	[ -f "$f" ] || continue
