@@ -47,8 +47,9 @@ static json_t *flags_json(const struct sr_wakeup *w)
 
 	if (w->hot)
 		json_array_append_new(a, json_string("cache_hot"));
+	/* an inferred CPU is uncertain when the task may have moved unseen */
 	if (w->uncertain)
-		json_array_append_new(a, json_string("lost_events"));
+		json_array_append_new(a, json_string(w->chosen_inferred ? "uncertain" : "lost_events"));
 	if (!w->paired && !w->fork)
 		json_array_append_new(a, json_string("standalone"));
 	if (w->nr_migrations)
