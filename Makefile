@@ -4,9 +4,12 @@
 VERSION   := 0.1.0
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
+MANDIR    ?= $(PREFIX)/share/man
+DOCDIR    ?= $(PREFIX)/share/doc/schedreplay
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS      := libtracecmd libtraceevent libtracefs jansson zlib libbpf
+PKGS      := libtracecmd libtraceevent libtracefs jansson zlib libbpf cairo
 
 ifeq ($(SANITIZE),1)
 BUILD     ?= build-san
@@ -35,6 +38,10 @@ LIB_SRCS  := $(filter-out src/cli/main.c,$(foreach d,$(LAYERS),$(wildcard $(d)/*
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 LIB       := $(BUILD)/libschedreplay.a
 BIN       := $(BUILD)/schedreplay
+MAN_SRCS  := $(wildcard docs/man/*.scd)
+MANS      := $(MAN_SRCS:docs/man/%.scd=$(BUILD)/man/%)
+DOCS      := README.md $(wildcard docs/*.md)
+SCHEMAS   := $(wildcard docs/schema/*.json)
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
@@ -46,8 +53,8 @@ Q :=
 quiet =
 endif
 
-.PHONY: all check check-all layers unit golden robustness oracle diffs zlib record valgrind qemu-probes \
-	bench fidelity install clean
+.PHONY: all check check-all layers unit golden cli pictures robustness oracle diffs zlib waking-only record valgrind qemu-probes \
+	bench fidelity install uninstall install-test man schema clean
 
 all: $(BIN)
 
@@ -69,7 +76,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 # The whole suite: the layering rule, unit tests (cmocka), golden reports,
 # robustness inputs, the independent trace-cmd-report oracle, policy diffs,
 # zlib traces, and a real recording (skipped without root and tracefs).
-check: layers unit golden robustness oracle diffs zlib record
+check: layers unit golden cli pictures schema install-test robustness oracle diffs zlib waking-only record
 
 # What CI runs: the suite, again under ASan+UBSan, and valgrind.
 check-all: check valgrind
@@ -83,6 +90,15 @@ unit: $(TEST_BINS)
 
 golden: $(BIN)
 	$(Q)tests/run-golden.sh $(BIN)
+
+cli: $(BIN)
+	$(Q)tests/run-cli.sh $(BIN)
+
+pictures: $(BIN)
+	$(Q)tests/run-pictures.sh $(BIN)
+
+schema: $(BIN)
+	$(Q)tests/run-schema.sh $(BIN)
 
 robustness: $(BIN)
 	$(Q)tests/run-robustness.sh $(BIN)
@@ -104,6 +120,17 @@ $(BUILD)/mkzlib: tests/tools/mkzlib.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -Isrc/ingest $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
+# A copy of a trace as if recorded without sched_wakeup (tests/run-waking-only.sh).
+# A test tool, not schedreplay: built without the sanitizers, which would report
+# libtracecmd's own leaks.
+$(BUILD)/drop-wakeup: tests/tools/drop-wakeup.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(filter-out $(SANFLAGS),$(ALL_CFLAGS)) $(LDFLAGS) -o $@ $< \
+		$(PKG_LIBS)
+
+waking-only: $(BIN) $(BUILD)/drop-wakeup
+	$(Q)tests/run-waking-only.sh $(BIN) $(BUILD)/drop-wakeup
+
 valgrind: $(BIN) $(TEST_BINS)
 	$(Q)tests/run-valgrind.sh $(BIN) $(TEST_BINS)
 
@@ -121,9 +148,30 @@ fidelity: $(BIN)
 qemu-probes: $(BIN)
 	$(Q)tests/qemu-probes.sh $(BIN)
 
-install: $(BIN)
-	install -d $(DESTDIR)$(BINDIR)
+# Man pages from scdoc sources (docs/man/*.scd).
+$(BUILD)/man/%: docs/man/%.scd
+	@mkdir -p $(dir $@)
+	$(call quiet,SCDOC,$<)scdoc <$< >$@
+
+man: $(MANS)
+
+install: $(BIN) $(MANS)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(DOCDIR)/schema
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/schedreplay
+	install -m 0644 $(MANS) $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 contrib/bash-completion/schedreplay $(DESTDIR)$(BASHCOMPDIR)/schedreplay
+	install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	install -m 0644 $(SCHEMAS) $(DESTDIR)$(DOCDIR)/schema/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/schedreplay $(DESTDIR)$(BASHCOMPDIR)/schedreplay
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANS)))
+	rm -rf $(DESTDIR)$(DOCDIR)
+
+# make install into a scratch DESTDIR: man pages render, completion completes.
+install-test: $(BIN) $(MANS)
+	$(Q)tests/run-install.sh "$(MAKE) --no-print-directory SANITIZE=$(SANITIZE)"
 
 clean:
 	rm -rf build build-san

@@ -10,7 +10,10 @@ cd "$(dirname "$0")"
 packages=(
 	build-essential pkg-config make
 	libtracecmd-dev libtraceevent-dev libtracefs-dev libjansson-dev zlib1g-dev libbpf-dev	# libraries
+	libcairo2-dev fonts-dejavu-core					# pictures (--svg, --png)
+	scdoc man-db bash-completion					# man pages, completion
 	libcmocka-dev valgrind python3 time				# the test suite
+	python3-jsonschema libxml2-utils				# schema and SVG checks
 	trace-cmd							# the oracle's trace-cmd report
 )
 sudo=()

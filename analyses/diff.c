@@ -1,66 +1,90 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * diff: two policies on the same trace.  Agreement counts; each
- * disagreement classified by the steps that decided and by how far apart
- * the two CPUs are; per-task impact; and a counterfactual cost, labelled
- * an estimate: was B's CPU idle at the waking and for how long afterwards,
- * against how long the task actually waited where it went.
+ * diff: two policies on the same trace.  The primary answers of both on
+ * every placed wakeup, with determinacy as a column rather than a filter:
+ * two answers that differ only where an input the trace cannot show is
+ * read are still a difference, and the report says which inputs block them
+ * and what would decide them.  Each disagreement is classified by the
+ * steps that decided and by how far apart the two CPUs are; per-task
+ * impact; and a counterfactual cost, labelled an estimate.
  */
 #include <errno.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include "base.h"
-#include "analysis.h"
+#include "diff.h"
 
-#define NR_BY SR_BY_NR_DECIDERS
-#define METHOD "for each determined disagreement where the kernel did what A did: if B's " \
-	       "CPU was idle at the waking, B would have run the task at once, saving the " \
-	       "wait the task actually had; busy B CPUs are not estimated"
+static const char *const det_names[SR_DET_NR] = { "both", "a_only", "b_only", "neither" };
 
-/* A disagreement waiting for its task to run, keyed by pid. */
-struct pend {
-	int pid;
-	uint64_t index;
-	bool b_idle, a_is_kernel;
+/*
+ * What would settle an answer that reads each input: a knob of the policy
+ * (--policy P:KNOB=V), an option, or a better recording.  Only the inputs
+ * a knob or an option can decide name one.
+ */
+static const char *const hints[SR_DIFF_NR_DEPS] = {
+	[0] = "WF_SYNC: record with 'schedreplay record --probes' (kernels 5.8+), which logs it",
+	[1] = "cgroup shares: --assume-root-cgroup, or --cgroup-weight ID=W",
+	[2] = "PELT warm-up: a trace that starts earlier (tasks seen for ~100 ms)",
+	[3] = "DELAY_DEQUEUE (6.12+): knob-free; only the kernel's EEVDF lag decides it",
+	[4] = "vCPU preemption: not in any trace",
+	[5] = "lost events: record with a larger buffer (record -b KB)",
+	[6] = "topology: --topology with a machine snapshot",
+	[7] = "SIS_PROP scan cost: knob sis_avg_scan_cost=NS (try the range), or SIS_PROP=0",
+	[8] = "idle hints: knob SIS_UTIL=0 removes nr_idle_scan; has_idle_cores has no knob",
+	[9] = "affinity: not in the sched events",
+	[10] = "recent_used_cpu: a trace that starts before the task's previous wakeup",
+	[11] = "idle_stamp: a trace that starts before the CPU went idle",
+	[12] = "load estimate: knob-free; record --probes gives the kernel's own loads",
 };
 
-struct task_impact {
-	int pid;
-	char comm[SR_COMM_LEN];
-	uint64_t disagreements;
-	int64_t est_gain_ns;		/* Σ (actual wait - 0) where B's CPU was idle */
-};
+uint64_t sr_diff_total(const uint64_t *by_det)
+{
+	uint64_t n = 0;
 
-struct cpu_watch {
-	uint64_t n, sum_start;		/* disagreements that found this CPU idle as B's */
-};
+	for (int i = 0; i < SR_DET_NR; i++)
+		n += by_det[i];
+	return n;
+}
 
-/* Σ over such disagreements of how long B's CPU then stayed idle, exact in O(CPUs). */
-struct idle_span {
-	uint64_t n, total_ns;
-};
+const char *sr_diff_decider_hint(int bit)
+{
+	return bit >= 0 && bit < SR_DIFF_NR_DEPS && hints[bit] ? hints[bit] : "unknown input";
+}
 
-struct diff {
-	uint64_t placed, agree, disagree, undetermined, undet_same;
-	uint64_t by[NR_BY][NR_BY];	/* [A's decider][B's decider] */
-	uint64_t rel[SR_REL_NR];
-	uint64_t a_kernel, b_kernel, neither;
-	uint64_t b_idle, b_busy;
-	struct idle_span b_idle_for;	/* how long B's idle CPU stayed idle */
-	struct sr_hist wait_a;		/* actual wait, where the kernel did what A did */
-	uint64_t est_cases, est_not_run;
-	int64_t est_gain_ns;
-	struct cpu_watch *watch;	/* per CPU */
-	struct sr_pidtab pend;		/* struct pend */
-	struct sr_pidtab tasks;		/* struct task_impact */
-};
+int sr_diff_blocking(const struct sr_diff *d, int order[SR_DIFF_NR_DEPS])
+{
+	int n = 0;
+
+	for (int i = 0; i < SR_DIFF_NR_DEPS; i++) {
+		int k;
+
+		if (!d->blocked[i][2])
+			continue;
+		/* insertion: ties keep the input order */
+		for (k = n++; k > 0 && d->blocked[order[k - 1]][2] < d->blocked[i][2]; k--)
+			order[k] = order[k - 1];
+		order[k] = i;
+	}
+	return n;
+}
+
+const char *sr_diff_not_estimated(const struct sr_diff *d)
+{
+	if (!sr_diff_total(d->differ))
+		return "the two policies never disagree";
+	if (!d->a_kernel)
+		return "the kernel never did what A did where they disagree: what A cost is unseen";
+	if (!d->b_idle)
+		return "B's CPU was busy at every disagreement: how long the task would have "
+		       "queued there is not modelled";
+	if (!d->est_cases)
+		return "no disagreement where the kernel did what A did found B's CPU idle";
+	return NULL;
+}
 
 static int diff_init(struct sr_analysis *a)
 {
 	const struct sr_view *v = a->view;
-	struct diff *d;
-	int n = v->info->nr_cpus;
+	struct sr_diff *d;
 
 	if (v->opts->mode != SR_MODE_DIFF || v->nr_policies != 2)
 		return 0;
@@ -68,17 +92,17 @@ static int diff_init(struct sr_analysis *a)
 	if (!d)
 		return -ENOMEM;
 	a->data = d;
-	d->watch = calloc(n, sizeof(*d->watch));
-	if (!d->watch || sr_pidtab_init(&d->pend, sizeof(struct pend)) ||
-	    sr_pidtab_init(&d->tasks, sizeof(struct task_impact)))
+	d->watch = calloc(v->info->nr_cpus, sizeof(*d->watch));
+	if (!d->watch || sr_pidtab_init(&d->pend, sizeof(struct sr_diff_pend)) ||
+	    sr_pidtab_init(&d->tasks, sizeof(struct sr_diff_task)))
 		return -ENOMEM;
 	return 0;
 }
 
-static int note_task(struct diff *d, const struct sr_wakeup *w, bool b_idle)
+static int note_task(struct sr_diff *d, const struct sr_wakeup *w, bool b_idle)
 {
-	struct task_impact *ti = sr_pidtab_get(&d->tasks, w->task->v.pid);
-	struct pend *p = sr_pidtab_get(&d->pend, w->task->v.pid);
+	struct sr_diff_task *ti = sr_pidtab_get(&d->tasks, w->task->v.pid);
+	struct sr_diff_pend *p = sr_pidtab_get(&d->pend, w->task->v.pid);
 
 	if (!ti || !p)
 		return -ENOMEM;
@@ -90,26 +114,44 @@ static int note_task(struct diff *d, const struct sr_wakeup *w, bool b_idle)
 	return 0;
 }
 
+static enum sr_diff_det determinacy(const struct sr_wakeup *w)
+{
+	bool a = w->dec[0].determined && !w->uncertain;
+	bool b = w->dec[1].determined && !w->uncertain;
+
+	return a ? (b ? SR_DET_BOTH : SR_DET_A_ONLY) : (b ? SR_DET_B_ONLY : SR_DET_NEITHER);
+}
+
+/* Which inputs the two differing answers rest on. */
+static void count_blocked(struct sr_diff *d, const struct sr_brief *pa, const struct sr_brief *pb)
+{
+	for (int i = 0; i < SR_DIFF_NR_DEPS; i++) {
+		bool in_a = pa->depends & (1u << i), in_b = pb->depends & (1u << i);
+
+		d->blocked[i][0] += in_a;
+		d->blocked[i][1] += in_b;
+		d->blocked[i][2] += in_a || in_b;
+	}
+}
+
 static int diff_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 {
 	const struct sr_view *v = a->view;
-	struct diff *d = a->data;
+	struct sr_diff *d = a->data;
 	const struct sr_brief *pa = &w->dec[0], *pb = &w->dec[1];
+	enum sr_diff_det det;
 
 	if (w->cls != SR_W_PLACED || w->nr_dec != 2 || pa->cpu < 0 || pb->cpu < 0)
 		return 0;
 	d->placed++;
-	if (!pa->determined || !pb->determined || w->uncertain) {
-		d->undetermined++;
-		d->undet_same += pa->cpu == pb->cpu;
-		return 0;
-	}
+	det = determinacy(w);
 	if (pa->cpu == pb->cpu) {
-		d->agree++;
+		d->same[det]++;
 		return 0;
 	}
-	d->disagree++;
-	d->by[pa->decided_by % NR_BY][pb->decided_by % NR_BY]++;
+	d->differ[det]++;
+	count_blocked(d, pa, pb);
+	d->by[pa->decided_by % SR_DIFF_NR_BY][pb->decided_by % SR_DIFF_NR_BY]++;
 	d->rel[sr_topo_relation(v->topo, pa->cpu, pb->cpu)]++;
 	if (pa->cpu == w->cpu)
 		d->a_kernel++;
@@ -130,9 +172,9 @@ static int diff_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 static int diff_event(struct sr_analysis *a, const struct sr_event *ev)
 {
 	const struct sr_view *v = a->view;
-	struct diff *d = a->data;
+	struct sr_diff *d = a->data;
 	const struct sr_rq *rq;
-	struct cpu_watch *cw;
+	struct sr_diff_watch *cw;
 
 	if (ev->cpu < 0 || ev->cpu >= v->info->nr_cpus)
 		return 0;
@@ -140,8 +182,8 @@ static int diff_event(struct sr_analysis *a, const struct sr_event *ev)
 	cw = &d->watch[ev->cpu];
 	/* the CPU is no longer idle: every disagreement that found it idle learns how long */
 	if (cw->n && (rq->curr_pid || rq->nr_running)) {
-		d->b_idle_for.n += cw->n;
-		d->b_idle_for.total_ns += cw->n * ev->ts - cw->sum_start;
+		d->idle_for_n += cw->n;
+		d->idle_for_ns += cw->n * ev->ts - cw->sum_start;
 		cw->n = 0;
 		cw->sum_start = 0;
 	}
@@ -150,9 +192,9 @@ static int diff_event(struct sr_analysis *a, const struct sr_event *ev)
 
 static int diff_run(struct sr_analysis *a, const struct sr_task *t, int cpu, uint64_t ts)
 {
-	struct diff *d = a->data;
-	struct pend *p = sr_pidtab_find(&d->pend, t->v.pid);
-	struct task_impact *ti;
+	struct sr_diff *d = a->data;
+	struct sr_diff_pend *p = sr_pidtab_find(&d->pend, t->v.pid);
+	struct sr_diff_task *ti;
 	uint64_t wait;
 
 	if (!p || !p->index || p->index != t->note.index)
@@ -175,19 +217,26 @@ static int diff_run(struct sr_analysis *a, const struct sr_task *t, int cpu, uin
 
 static int by_count(const void *x, const void *y)
 {
-	const struct task_impact *a = x, *b = y;
+	const struct sr_diff_task *a = x, *b = y;
 
 	if (a->disagreements != b->disagreements)
 		return a->disagreements < b->disagreements ? 1 : -1;
 	return a->pid - b->pid;
 }
 
-static json_t *steps_json(const struct diff *d)
+void sr_diff_sort_tasks(struct sr_diff *d)
+{
+	qsort(d->tasks.slots, d->tasks.nr_slots, sizeof(struct sr_diff_task), by_count);
+}
+
+/* ------------------------------------------------------------ JSON rendering */
+
+static json_t *steps_json(const struct sr_diff *d)
 {
 	json_t *a = json_array();
 
-	for (int i = 0; a && i < NR_BY; i++)
-		for (int j = 0; j < NR_BY; j++)
+	for (int i = 0; a && i < SR_DIFF_NR_BY; i++)
+		for (int j = 0; j < SR_DIFF_NR_BY; j++)
 			if (d->by[i][j])
 				json_array_append_new(a, json_pack("{s:s, s:s, s:I}",
 					"a_decided_by", sr_decider_name(i),
@@ -196,20 +245,40 @@ static json_t *steps_json(const struct diff *d)
 	return a;
 }
 
-/* Most affected first; sorting the table in place is fine once the run is over. */
-static void sort_tasks(struct diff *d)
+static json_t *determinacy_json(const struct sr_diff *d)
 {
-	qsort(d->tasks.slots, d->tasks.nr_slots, sizeof(struct task_impact), by_count);
+	json_t *o = json_object();
+
+	for (int i = 0; o && i < SR_DET_NR; i++)
+		json_object_set_new(o, det_names[i], json_pack("{s:I, s:I}",
+			"same_cpu", (json_int_t)d->same[i], "different_cpu", (json_int_t)d->differ[i]));
+	return o;
 }
 
-static json_t *tasks_json(struct diff *d, int top)
+static json_t *blocked_json(const struct sr_diff *d)
+{
+	json_t *a = json_array();
+	int order[SR_DIFF_NR_DEPS], n = sr_diff_blocking(d, order);
+
+	for (int i = 0; a && i < n; i++) {
+		int best = order[i];
+
+		json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:I, s:s}",
+			"input", sr_dep_name(1u << best), "differing", (json_int_t)d->blocked[best][2],
+			"in_a", (json_int_t)d->blocked[best][0], "in_b", (json_int_t)d->blocked[best][1],
+			"would_decide", sr_diff_decider_hint(best)));
+	}
+	return a;
+}
+
+static json_t *tasks_json(struct sr_diff *d, int top)
 {
 	json_t *a = json_array();
 	int n = 0;
 
-	sort_tasks(d);
+	sr_diff_sort_tasks(d);
 	for (size_t i = 0; a && i < d->tasks.nr_slots && n < top; i++) {
-		const struct task_impact *t = sr_pidtab_slot(&d->tasks, i);
+		const struct sr_diff_task *t = sr_pidtab_slot(&d->tasks, i);
 
 		if (!t->pid)
 			continue;
@@ -221,102 +290,45 @@ static json_t *tasks_json(struct diff *d, int top)
 	return a;
 }
 
+static json_t *counterfactual_json(const struct sr_diff *d)
+{
+	const char *why = sr_diff_not_estimated(d);
+
+	return json_pack("{s:b, s:b, s:s?, s:s, s:I, s:I, s:{s:I, s:I}, s:o, s:I, s:o}",
+		"estimate", 1, "estimated", !why, "not_estimated_because", why,
+		"method", SR_DIFF_METHOD,
+		"b_cpu_idle", (json_int_t)d->b_idle, "b_cpu_busy", (json_int_t)d->b_busy,
+		"b_idle_cpu_stayed_idle", "count", (json_int_t)d->idle_for_n,
+		"total_ns", (json_int_t)d->idle_for_ns,
+		"actual_wait_where_kernel_did_a", sr_hist_json(&d->wait_a),
+		"estimated_cases", (json_int_t)d->est_cases,
+		"estimated_latency_saved_by_b_ns", why ? json_null() : json_integer(d->est_gain_ns));
+}
+
 static int diff_report(struct sr_analysis *a, json_t *report)
 {
 	const struct sr_view *v = a->view;
-	struct diff *d = a->data;
+	struct sr_diff *d = a->data;
 	json_t *rel = json_object();
 
 	for (int i = 0; rel && i < SR_REL_NR; i++)
 		json_object_set_new(rel, sr_relation_name(i), json_integer((json_int_t)d->rel[i]));
 	return json_object_set_new(report, "diff", json_pack(
-		"{s:s, s:s, s:I, s:I, s:I, s:{s:I, s:I}, s:o, s:o, s:{s:I, s:I, s:I},"
-		" s:{s:b, s:s, s:I, s:I, s:o, s:o, s:I, s:I}, s:o}",
+		"{s:s, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:o, s:o}",
 		"a", v->policy[0].name, "b", v->policy[1].name,
-		"placed", (json_int_t)d->placed, "agree", (json_int_t)d->agree,
-		"disagree", (json_int_t)d->disagree,
-		"undetermined", "count", (json_int_t)d->undetermined,
-		"same_primary_answer", (json_int_t)d->undet_same,
+		"placed", (json_int_t)d->placed, "same_cpu", (json_int_t)sr_diff_total(d->same),
+		"different_cpu", (json_int_t)sr_diff_total(d->differ),
+		"by_determinacy", determinacy_json(d), "blocking_inputs", blocked_json(d),
 		"by_step", steps_json(d), "by_relation", rel,
 		"kernel_chose", "as_a", (json_int_t)d->a_kernel, "as_b", (json_int_t)d->b_kernel,
 		"neither", (json_int_t)d->neither,
-		"counterfactual", "estimate", 1,
-		"method", METHOD,
-		"b_cpu_idle", (json_int_t)d->b_idle, "b_cpu_busy", (json_int_t)d->b_busy,
-		"b_idle_cpu_stayed_idle", json_pack("{s:I, s:I}", "count",
-			(json_int_t)d->b_idle_for.n, "total_ns", (json_int_t)d->b_idle_for.total_ns),
-		"actual_wait_where_kernel_did_a", sr_hist_json(&d->wait_a),
-		"estimated_cases", (json_int_t)d->est_cases,
-		"estimated_latency_saved_by_b_ns", (json_int_t)d->est_gain_ns,
+		"counterfactual", counterfactual_json(d),
 		"tasks", tasks_json(d, v->opts->top))) ? -ENOMEM : 0;
-}
-
-/* ------------------------------------------------------------ text rendering */
-
-static void pct(FILE *f, const char *what, uint64_t n, uint64_t of)
-{
-	fprintf(f, "  %-34s %8" PRIu64, what, n);
-	if (of)
-		fprintf(f, "  (%.1f%%)", 100.0 * (double)n / (double)of);
-	fputc('\n', f);
-}
-
-static void print_disagreements(FILE *f, const struct diff *d)
-{
-	fprintf(f, "\nDisagreements, by the steps that decided (A / B):\n");
-	for (int i = 0; i < NR_BY; i++)
-		for (int j = 0; j < NR_BY; j++)
-			if (d->by[i][j])
-				fprintf(f, "  %-20s / %-20s %8" PRIu64 "\n", sr_decider_name(i),
-					sr_decider_name(j), d->by[i][j]);
-	fprintf(f, "By distance between A's and B's CPU: same core %" PRIu64 ", same LLC %" PRIu64
-		", cross-LLC %" PRIu64 ", cross-node %" PRIu64 "\n", d->rel[SR_REL_SAME_CORE],
-		d->rel[SR_REL_SAME_LLC], d->rel[SR_REL_CROSS_LLC], d->rel[SR_REL_CROSS_NODE]);
-	fprintf(f, "The kernel chose as A %" PRIu64 ", as B %" PRIu64 ", neither %" PRIu64 "\n",
-		d->a_kernel, d->b_kernel, d->neither);
-}
-
-static void print_tasks(FILE *f, struct diff *d, int top)
-{
-	int n = 0;
-
-	sort_tasks(d);
-	for (size_t i = 0; i < d->tasks.nr_slots && n < top; i++) {
-		const struct task_impact *t = sr_pidtab_slot(&d->tasks, i);
-
-		if (!t->pid)
-			continue;
-		if (!n++)
-			fprintf(f, "\nTasks most affected:\n");
-		fprintf(f, "  %7d %-16s %6" PRIu64 " disagreements, est. %.3f ms saved by B\n",
-			t->pid, t->comm, t->disagreements, (double)t->est_gain_ns / 1e6);
-	}
-}
-
-void sr_diff_print(const struct sr_analysis *a, FILE *f)
-{
-	const struct sr_view *v = a->view;
-	struct diff *d = a->data;
-
-	fprintf(f, "A = %s, B = %s: %" PRIu64 " placed wakeups\n", v->policy[0].name,
-		v->policy[1].name, d->placed);
-	pct(f, "both determined, same CPU", d->agree, d->placed);
-	pct(f, "both determined, different CPUs", d->disagree, d->placed);
-	pct(f, "undetermined (unobservable inputs)", d->undetermined, d->placed);
-	if (d->disagree)
-		print_disagreements(f, d);
-	fprintf(f, "\nCounterfactual cost (an ESTIMATE): B's CPU was idle at the waking in %"
-		PRIu64 " disagreements, busy in %" PRIu64 ".\n", d->b_idle, d->b_busy);
-	fprintf(f, "  where the kernel did what A did and B's CPU was idle (%" PRIu64
-		" cases), B would have saved about %.3f ms of wakeup latency in all\n",
-		d->est_cases, (double)d->est_gain_ns / 1e6);
-	fprintf(f, "  (%s)\n", METHOD);
-	print_tasks(f, d, v->opts->top);
 }
 
 static void diff_fini(struct sr_analysis *a)
 {
-	struct diff *d = a->data;
+	struct sr_diff *d = a->data;
 
 	free(d->watch);
 	sr_pidtab_free(&d->pend);

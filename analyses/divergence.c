@@ -6,6 +6,8 @@
  * step that decided and by how far the model's CPU was from the kernel's.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "analysis.h"
 
@@ -180,6 +182,40 @@ static int div_report(struct sr_analysis *a, json_t *report)
 					     "policies", pols)) ? -ENOMEM : 0;
 }
 
+static double ratio(const struct tally *t)
+{
+	uint64_t n = t->match + t->miss;
+
+	return n ? 100.0 * (double)t->match / (double)n : 0.0;
+}
+
+/* Per policy: how often it picks the kernel's CPU, and what keeps the rest open. */
+static void div_print(struct sr_analysis *a, FILE *f)
+{
+	const struct sr_view *v = a->view;
+	struct divergence *d = a->data;
+
+	if (!d->nr)
+		return;
+	fprintf(f, "\nAgreement with the kernel's choice (placed wakeups):\n");
+	fprintf(f, "  %-34s %9s %9s %9s %13s %9s\n", "policy", "all", "moved", "determined",
+		"undetermined", "forks");
+	for (int i = 0; i < d->nr; i++) {
+		const struct pol_stats *ps = &d->p[i];
+		int top = -1;
+
+		fprintf(f, "  %-34s %8.1f%% %8.1f%% %8.1f%% %13" PRIu64 " %8.1f%%\n",
+			v->policy[i].name, ratio(&ps->any), ratio(&ps->any_moved),
+			ratio(&ps->all), ps->undetermined, ratio(&ps->fork_any));
+		for (int b = 0; b < 16; b++)
+			if (ps->dep[b] && (top < 0 || ps->dep[b] > ps->dep[top]))
+				top = b;
+		if (top >= 0)
+			fprintf(f, "  %-34s undetermined mostly by %s (%" PRIu64 ")\n", "",
+				sr_dep_name(1u << top), ps->dep[top]);
+	}
+}
+
 static void div_fini(struct sr_analysis *a)
 {
 	struct divergence *d = a->data;
@@ -196,5 +232,6 @@ const struct sr_analysis_ops sr_divergence_analysis = {
 	.init = div_init,
 	.wakeup = div_wakeup,
 	.report = div_report,
+	.print = div_print,
 	.fini = div_fini,
 };

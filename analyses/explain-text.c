@@ -2,6 +2,7 @@
 /* explain as text: the same struct explain.c renders as JSON, for a person. */
 #include <inttypes.h>
 #include <stdio.h>
+#include "common.h"
 #include "explain.h"
 
 static void print_ns(FILE *f, int64_t ns)
@@ -17,8 +18,16 @@ static void print_value(FILE *f, const struct sr_val *v)
 		fprintf(f, "%" PRId64, v->v);
 }
 
+/* "level=3 (NUMA)": the sched-domain level of the CPU the walk started from, by name. */
+static void print_level(FILE *f, const struct sr_val *v, const struct sr_cpu_topo *ct)
+{
+	if (ct && !strcmp(v->name, "level") && v->v >= 0 && v->v < ct->nr_levels &&
+	    ct->sd[v->v].name[0])
+		fprintf(f, " (%s)", ct->sd[v->v].name);
+}
+
 /* A step's values; a name given twice shows once, at its first place, with its last value. */
-static void print_values(FILE *f, const struct sr_step *s)
+static void print_values(FILE *f, const struct sr_step *s, const struct sr_cpu_topo *ct)
 {
 	bool first = true;
 
@@ -35,13 +44,27 @@ static void print_values(FILE *f, const struct sr_step *s)
 				last = &s->vals[k];
 		fprintf(f, "%s%s=", first ? "  [" : ", ", s->vals[i].name);
 		print_value(f, last);
+		print_level(f, last, ct);
 		first = false;
 	}
 	if (!first)
 		fputc(']', f);
 }
 
-static void print_decision(FILE *f, const char *label, const struct sr_decision *d)
+static void print_step(FILE *f, int i, const struct sr_step *s, const struct sr_cpu_topo *ct)
+{
+	fprintf(f, "    %2d. %s: %s -> %s", i + 1, s->fn, s->check ? s->check : "",
+		s->result ? s->result : "");
+	if (s->cpu >= 0)
+		fprintf(f, " (CPU %d)", s->cpu);
+	print_values(f, s, ct);
+	fputc('\n', f);
+}
+
+static void print_depends(FILE *f, const struct sr_decision *d);
+
+static void print_decision(FILE *f, const char *label, const struct sr_decision *d,
+			   const struct sr_cpu_topo *ct)
 {
 	if (d->cpu < 0) {
 		fprintf(f, "  %s: the model refused this input\n", label);
@@ -49,16 +72,13 @@ static void print_decision(FILE *f, const char *label, const struct sr_decision 
 	}
 	fprintf(f, "  %s -> CPU %d, decided by %s%s\n", label, d->cpu,
 		sr_decider_name(d->decided_by), d->determined ? "" : " (undetermined)");
-	for (int i = 0; i < d->trail.n; i++) {
-		const struct sr_step *s = &d->trail.steps[i];
+	for (int i = 0; i < d->trail.n; i++)
+		print_step(f, i, &d->trail.steps[i], ct);
+	print_depends(f, d);
+}
 
-		fprintf(f, "    %2d. %s: %s -> %s", i + 1, s->fn, s->check ? s->check : "",
-			s->result ? s->result : "");
-		if (s->cpu >= 0)
-			fprintf(f, " (CPU %d)", s->cpu);
-		print_values(f, s);
-		fputc('\n', f);
-	}
+static void print_depends(FILE *f, const struct sr_decision *d)
+{
 	if (d->depends) {
 		fprintf(f, "    depends on inputs the trace cannot show:");
 		for (int bit = 0; bit < 16; bit++)
@@ -68,26 +88,48 @@ static void print_decision(FILE *f, const char *label, const struct sr_decision 
 	}
 }
 
-static void print_cpus(FILE *f, const struct sr_explain_cand *c, int nr_cpus, int nr_policies)
+/* "prev,waker,chosen", or "parent" for a fork's parent CPU. */
+static void roles(const struct sr_explain_cand *c, int cpu, char *buf, size_t size)
 {
+	const char *r[3];
+	int n = 0;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	if (c->w.fork && cpu == c->this_cpu)
+		r[n++] = "parent";
+	if (!c->w.fork && cpu == c->prev_cpu)
+		r[n++] = "prev";
+	if (!c->w.fork && cpu == c->this_cpu)
+		r[n++] = "waker";
+	if (cpu == c->w.cpu)
+		r[n++] = "chosen";
+	for (int i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? "," : "", r[i]);
+}
+
+static void print_cpus(FILE *f, const struct sr_explain_cand *c, const struct sr_explain *e,
+		       const struct sr_view *v)
+{
+	const char *at = c->w.fork ? "at wake_up_new_task()" : "at the sched_waking";
+
 	if (c->placed_ts > c->ts)
 		fprintf(f, "\nCPUs that mattered, when select_task_rq_fair() ran (%.1f us after "
 			"the sched_waking):\n", (double)(c->placed_ts - c->ts) / 1000.0);
 	else
-		fprintf(f, "\nCPUs that mattered, at the sched_waking:\n");
-	fprintf(f, "  CPU  roles              curr   nr_running  load_weight  load_avg  util_avg\n");
-	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		fprintf(f, "\nCPUs that mattered, %s:\n", at);
+	fprintf(f, "  CPU  roles            %-10s %-10s  curr  nr_running  load_weight  load_avg"
+		"  util_avg\n", c->w.fork ? "to parent" : "to prev", c->w.fork ? "" : "to waker");
+	for (int cpu = 0; cpu < e->nr_cpus; cpu++) {
 		const struct sr_rq *rq = &c->rq[cpu];
-		char roles[64] = "";
+		char r[64];
 
-		if (!sr_explain_mattered(c, cpu, nr_policies))
+		if (!sr_explain_mattered(c, cpu, v->nr_policies))
 			continue;
-		snprintf(roles, sizeof(roles), "%s%s%s%s%s", cpu == c->prev_cpu ? "prev" : "",
-			 cpu == c->prev_cpu && cpu == c->this_cpu ? "," : "",
-			 cpu == c->this_cpu ? "waker" : "",
-			 cpu == c->w.cpu && (cpu == c->prev_cpu || cpu == c->this_cpu) ? "," : "",
-			 cpu == c->w.cpu ? "chosen" : "");
-		fprintf(f, "  %3d  %-16s %6d  %10u  %11lu  %8lu  %8lu%s%s\n", cpu, roles,
+		roles(c, cpu, r, sizeof(r));
+		fprintf(f, "  %3d  %-16s %-10s %-10s %5d  %10u  %11lu  %8lu  %8lu%s%s\n", cpu, r,
+			sr_an_relation(v->topo, cpu, c->prev_cpu),
+			c->w.fork ? "" : sr_an_relation(v->topo, cpu, c->this_cpu),
 			rq->curr_pid, rq->nr_running, rq->load_weight, rq->load_avg, rq->util_avg,
 			!rq->curr_pid && !rq->nr_running ? "  idle" : "",
 			rq->uncertain ? "  (uncertain)" : "");
@@ -119,8 +161,53 @@ static void print_sync(FILE *f, const struct sr_explain_cand *c)
 		fprintf(f, "\nWF_SYNC is not in the trace; the analyses assume it %s.\n", set);
 }
 
+static bool same_step(const struct sr_step *a, const struct sr_step *b)
+{
+	if (strcmp(a->fn, b->fn) || strcmp(a->check ? a->check : "", b->check ? b->check : "") ||
+	    strcmp(a->result ? a->result : "", b->result ? b->result : "") || a->cpu != b->cpu ||
+	    a->nvals != b->nvals)
+		return false;
+	for (int k = 0; k < a->nvals; k++)
+		if (strcmp(a->vals[k].name, b->vals[k].name) || a->vals[k].v != b->vals[k].v)
+			return false;
+	return true;
+}
+
+/*
+ * The WF_SYNC answer after the other one: when it walks the same number of
+ * checks to the same CPU, only the checks that differ.
+ */
+static void print_second(FILE *f, const struct sr_decision *a, const struct sr_decision *b,
+			 const struct sr_cpu_topo *ct)
+{
+	if (a->cpu < 0 || b->cpu != a->cpu || b->trail.n != a->trail.n) {
+		print_decision(f, "if WF_SYNC", b, ct);
+		return;
+	}
+	fprintf(f, "  if WF_SYNC -> CPU %d, decided by %s%s: the same checks but\n", b->cpu,
+		sr_decider_name(b->decided_by), b->determined ? "" : " (undetermined)");
+	for (int i = 0; i < b->trail.n; i++)
+		if (!same_step(&a->trail.steps[i], &b->trail.steps[i]))
+			print_step(f, i, &b->trail.steps[i], ct);
+	print_depends(f, b);
+}
+
+/* Both WF_SYNC values took the same checks to the same CPU: one trail says it all. */
+static bool same_decision(const struct sr_decision *a, const struct sr_decision *b)
+{
+	if (a->cpu != b->cpu || a->trail.n != b->trail.n || a->depends != b->depends)
+		return false;
+	for (int i = 0; i < a->trail.n; i++)
+		if (!same_step(&a->trail.steps[i], &b->trail.steps[i]))
+			return false;
+	return true;
+}
+
 static void print_policies(FILE *f, const struct sr_explain_cand *c, const struct sr_view *v)
 {
+	const struct sr_cpu_topo *ct = c->this_cpu >= 0 && c->this_cpu < v->topo->nr_cpus ?
+				       &v->topo->cpu[c->this_cpu] : NULL;
+
 	print_sync(f, c);
 	for (int i = 0; i < v->nr_policies; i++) {
 		const struct sr_policy *pol = &v->policy[i];
@@ -129,27 +216,42 @@ static void print_policies(FILE *f, const struct sr_explain_cand *c, const struc
 			pol->kernel_range ? pol->kernel_range : "",
 			sr_explain_primary(c, i)->cpu == c->w.cpu ? ", matches the kernel" :
 			", differs from the kernel");
-		print_decision(f, c->nr_dec[i] == 2 ? "if not WF_SYNC" : "decision", &c->dec[i][0]);
+		if (c->nr_dec[i] == 2 && same_decision(&c->dec[i][0], &c->dec[i][1])) {
+			print_decision(f, "with or without WF_SYNC (the same checks)", &c->dec[i][0],
+				       ct);
+			continue;
+		}
+		print_decision(f, c->nr_dec[i] == 2 ? "if not WF_SYNC" : "decision", &c->dec[i][0],
+			       ct);
 		if (c->nr_dec[i] == 2)
-			print_decision(f, "if WF_SYNC", &c->dec[i][1]);
+			print_second(f, &c->dec[i][0], &c->dec[i][1], ct);
 	}
 }
 
 static void print_head(FILE *f, const struct sr_explain *e, const struct sr_explain_cand *c)
 {
-	const char *cls = sr_wclass_name(c->w.cls);
+	bool placed = c->w.cls == SR_W_PLACED;
 
+	if (c->w.fork) {
+		fprintf(f, "Fork placement #%" PRIu64 " of %d (%s) at ", c->w.index, e->pid, c->comm);
+		print_ns(f, (int64_t)c->ts);
+		fprintf(f, " s: wake_up_new_task() by its parent, pid %d on CPU %d\n",
+			c->w.waker_pid, c->w.waker_cpu);
+		fprintf(f, "The kernel placed it on CPU %d%s.\n", c->w.cpu,
+			c->w.cpu == c->w.waker_cpu ? ", the parent's" : "");
+		return;
+	}
 	fprintf(f, "Wakeup #%" PRIu64 " of %d (%s) at ", c->w.index, e->pid, c->comm);
 	print_ns(f, (int64_t)c->ts);
-	fprintf(f, " s: %s wakeup by pid %d on CPU %d, prev CPU %d\n", cls, c->w.waker_pid,
-		c->w.waker_cpu, c->w.prev_cpu);
-	fprintf(f, "The kernel chose CPU %d%s%s.", c->w.cpu, c->w.cls == SR_W_PLACED ? " = " : "",
-		c->w.cls == SR_W_PLACED ? sr_outcome_name(c->w.actual) : "");
+	fprintf(f, " s: %s wakeup by pid %d on CPU %d, prev CPU %d\n", sr_explain_class(c),
+		c->w.waker_pid, c->w.waker_cpu, c->w.prev_cpu);
+	fprintf(f, "The kernel chose CPU %d%s%s.", c->w.cpu, placed ? " = " : "",
+		placed ? sr_outcome_name(c->w.actual) : "");
 	if (c->w.since_out >= 0)
 		fprintf(f, " The task had switched out %.1f us before%s.",
 			(double)c->w.since_out / 1e3, c->w.hot ? " (cache-hot)" : "");
 	fputc('\n', f);
-	if (c->w.cls != SR_W_PLACED)
+	if (!placed)
 		fprintf(f, "No CPU selection ran: the task was %s.\n",
 			c->w.cls == SR_W_RUNNABLE ? "still running or queued" :
 			"in an unknown state");
@@ -162,7 +264,7 @@ void sr_explain_print(const struct sr_analysis *a, FILE *f)
 
 	print_head(f, e, c);
 	if (c->has_ctx) {
-		print_cpus(f, c, e->nr_cpus, a->view->nr_policies);
+		print_cpus(f, c, e, a->view);
 		print_policies(f, c, a->view);
 	}
 	fprintf(f, "\nThen: enqueued on CPU %d while %s (%d) ran there with nr_running %u; ",

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "common.h"
 #include "explain.h"
 
 static struct sr_explain_cand *cand_new(int nr_cpus)
@@ -111,7 +112,7 @@ static int ex_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 	if (w->task->v.pid != e->pid || !closer(e, w->ts))
 		return 0;
 	/* The placement context belongs to this wakeup only if it was its waking. */
-	if (!(e->scratch->has_ctx && e->scratch->ts == w->ts && w->cls == SR_W_PLACED))
+	if (!(e->scratch->has_ctx && e->scratch->ts == w->ts && (w->cls == SR_W_PLACED || w->fork)))
 		e->scratch->has_ctx = false;
 	c = e->scratch;
 	e->scratch = e->best;
@@ -231,13 +232,15 @@ static json_t *cpus_json(const struct sr_explain_cand *c, const struct sr_view *
 			continue;
 		roles = json_array();
 		if (cpu == c->prev_cpu)
-			json_array_append_new(roles, json_string("prev"));
-		if (cpu == c->this_cpu)
+			json_array_append_new(roles, json_string(c->w.fork ? "parent" : "prev"));
+		if (cpu == c->this_cpu && !c->w.fork)
 			json_array_append_new(roles, json_string("waker"));
 		if (cpu == c->w.cpu)
 			json_array_append_new(roles, json_string("chosen"));
-		json_array_append_new(a, json_pack("{s:i, s:o, s:i, s:i, s:I, s:I, s:I, s:b, s:b}",
-			"cpu", cpu, "roles", roles, "curr_pid", rq->curr_pid,
+		json_array_append_new(a, json_pack("{s:i, s:o, s:s, s:s, s:i, s:i, s:I, s:I, s:I,"
+			" s:b, s:b}", "cpu", cpu, "roles", roles,
+			"to_prev", sr_an_relation(v->topo, cpu, c->prev_cpu),
+			"to_waker", sr_an_relation(v->topo, cpu, c->this_cpu), "curr_pid", rq->curr_pid,
 			"nr_running", (int)rq->nr_running, "load_weight", (json_int_t)rq->load_weight,
 			"load_avg", (json_int_t)rq->load_avg, "util_avg", (json_int_t)rq->util_avg,
 			"idle", !rq->curr_pid && !rq->nr_running, "uncertain", rq->uncertain));
@@ -279,7 +282,7 @@ static int ex_report(struct sr_analysis *a, json_t *report)
 		return json_object_set_new(report, "explain", json_null()) ? -ENOMEM : 0;
 	o = json_pack("{s:I, s:I, s:i, s:s, s:s, s:i, s:i, s:i, s:i, s:s?, s:b, s:I, s:i, s:b, s:o}",
 		"wakeup", (json_int_t)c->w.index, "ts_ns", (json_int_t)c->ts, "pid", e->pid,
-		"comm", c->comm, "class", sr_wclass_name(c->w.cls),
+		"comm", c->comm, "class", sr_explain_class(c),
 		"waker_pid", c->w.waker_pid, "waker_cpu", c->w.waker_cpu,
 		"prev_cpu", c->w.prev_cpu, "cpu", c->w.cpu,
 		"actual", c->w.cls == SR_W_PLACED ? sr_outcome_name(c->w.actual) : NULL,

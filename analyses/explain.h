@@ -48,6 +48,12 @@ static inline const struct sr_decision *sr_explain_primary(const struct sr_expla
 	return c->nr_dec[i] == 2 && c->sync_guess == SR_YES ? &c->dec[i][1] : &c->dec[i][0];
 }
 
+/* "fork" for a fork placement, else the wakeup's class ("placed", "runnable", ...). */
+static inline const char *sr_explain_class(const struct sr_explain_cand *c)
+{
+	return c->w.fork ? "fork" : sr_wclass_name(c->w.cls);
+}
+
 /* CPUs shown: waker, prev, chosen, and every policy's answer. */
 bool sr_explain_mattered(const struct sr_explain_cand *c, int cpu, int nr_policies);
 

@@ -9,15 +9,20 @@ extern const struct sr_analysis_ops sr_work_conservation_analysis;
 extern const struct sr_analysis_ops sr_decisions_analysis;
 extern const struct sr_analysis_ops sr_diff_analysis;
 extern const struct sr_analysis_ops sr_explain_analysis;
+extern const struct sr_analysis_ops sr_perfetto_analysis;
+extern const struct sr_analysis_ops sr_tasks_analysis;
 
 static const struct sr_analysis_ops *const all[] = {
 	&sr_divergence_analysis,
 	&sr_cache_hot_analysis,
 	&sr_latency_analysis,
+	&sr_tasks_analysis,
 	&sr_work_conservation_analysis,
 	&sr_decisions_analysis,
 	&sr_diff_analysis,
 	&sr_explain_analysis,
+	&sr_timeline_analysis,
+	&sr_perfetto_analysis,
 	NULL,	/* end marker; not counted */
 };
 

@@ -22,6 +22,25 @@
 /* Which command runs: analyses read it to decide whether to take part. */
 enum sr_run_mode { SR_MODE_ANALYZE, SR_MODE_EXPLAIN, SR_MODE_DIFF };
 
+/*
+ * --time, --pid, --comm, --cpu: which wakeups the analyses see (the state
+ * still follows every event, or it could not be rebuilt).  A wakeup passes
+ * when its waking is in [start_ns, end_ns], its task is pid (or named
+ * comm), and the CPU the kernel chose is in cpus.  All zero: no filter.
+ */
+struct sr_filter {
+	bool has_start, has_end;
+	uint64_t start_ns, end_ns;
+	int pid;			/* 0: any */
+	char comm[16];			/* "": any */
+	bool has_cpus;
+	struct sr_cpumask cpus;
+};
+
+bool sr_filter_time(const struct sr_filter *f, uint64_t ts);
+/* Whether the analyses see this placement of @pid named @comm, chosen @cpu, at @ts. */
+bool sr_filter_pass(const struct sr_filter *f, uint64_t ts, int pid, const char *comm, int cpu);
+
 /* What a command asks of the analyses. */
 struct sr_analysis_opts {
 	enum sr_run_mode mode;
@@ -33,6 +52,11 @@ struct sr_analysis_opts {
 	int explain_pid;
 	int64_t explain_at_ns;
 	uint64_t explain_index;
+	struct sr_filter filter;
+	/* pictures and exports */
+	const char *plot;		/* --svg / --png FILE: drawn after the run, or NULL */
+	int64_t window_ns;		/* explain's picture: shown before the waking (4x after) */
+	const char *perfetto;		/* --perfetto FILE: Chrome JSON trace, or NULL */
 };
 
 /* What every analysis may read, owned by the run, read-only. */
@@ -62,6 +86,8 @@ struct sr_analysis_ops {
 	int (*run)(struct sr_analysis *a, const struct sr_task *t, int cpu, uint64_t ts);
 	/* Add the section to @report; returns 0 or -errno. */
 	int (*report)(struct sr_analysis *a, json_t *report);
+	/* The same result as text, for analyze's text report (NULL: none). */
+	void (*print)(struct sr_analysis *a, FILE *f);
 	void (*fini)(struct sr_analysis *a);
 };
 
@@ -89,11 +115,29 @@ bool sr_explain_found(const struct sr_analysis *a);
 /* The explanation as text (the JSON rendering is the report's "explain" section). */
 void sr_explain_print(const struct sr_analysis *a, FILE *f);
 
+/*
+ * The wakeup's window as a picture, FILE.svg or FILE.png: the CPUs that
+ * mattered, running / runnable / idle, the waking, each policy's answer, the
+ * kernel's choice, when the task ran.  @tl is the run's timeline.
+ */
+int sr_explain_plot(const struct sr_analysis *ex, const struct sr_analysis *tl,
+		    const char *path, struct sr_err *err);
+
+/* ------------------------------------------------------------ timeline */
+
+/* Per-CPU occupancy over a time window, for pictures (--svg/--png). */
+extern const struct sr_analysis_ops sr_timeline_analysis;
+
+/* The occupancy map of every CPU over the window, as FILE.svg or FILE.png. */
+int sr_timeline_plot(const struct sr_analysis *tl, const char *path, struct sr_err *err);
+
 /* ------------------------------------------------------------ diff */
 
 extern const struct sr_analysis_ops sr_diff_analysis;
 
 /* The comparison as text (the JSON rendering is the report's "diff" section). */
 void sr_diff_print(const struct sr_analysis *a, FILE *f);
+/* The comparison as a picture: different answers by step and CPU distance, tasks most hit. */
+int sr_diff_plot(const struct sr_analysis *a, const char *path, struct sr_err *err);
 
 #endif /* SR_ANALYSIS_H */

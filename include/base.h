@@ -152,6 +152,8 @@ struct sr_hist {
 };
 
 void sr_hist_add(struct sr_hist *h, uint64_t v);
+/* The @p-th percentile (a bucket's upper bound, at most the max); 0 when empty. */
+uint64_t sr_hist_pct(const struct sr_hist *h, double p);
 /* {"count", "mean_ns", "min_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns"}; nulls when empty. */
 json_t *sr_hist_json(const struct sr_hist *h);
 

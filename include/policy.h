@@ -136,7 +136,10 @@ struct sr_policy_ops {
 };
 
 struct sr_policy {
-	char name[64];			/* preset name, e.g. "linux-6.1" */
+	/* the label everywhere: the preset or release with its overrides, e.g.
+	 * "linux-6.1:WA_IDLE=0", so that two variants of one preset stay apart */
+	char name[192];
+	const char *preset;		/* the preset whose model and defaults it runs */
 	const char *kernel_range;	/* e.g. "6.0-6.5" */
 	const struct sr_policy_ops *ops;
 	struct sr_knobs knobs;
@@ -235,6 +238,8 @@ int sr_knob_set(struct sr_knobs *knobs, const struct sr_knob_desc *k, int64_t v)
  * range or malformed: -EINVAL, @pol untouched.
  */
 int sr_policy_from_spec(struct sr_policy *pol, const char *spec);
+/* The same, saying in @err (may be NULL) which part is wrong and why. */
+int sr_policy_parse(struct sr_policy *pol, const char *spec, struct sr_err *err);
 
 /*
  * The unpatched preset a `uname -r` release maps to ("6.18.44-fc-v782" ->

@@ -6,6 +6,7 @@
 #ifndef SR_RUN_H
 #define SR_RUN_H
 
+#include <stdio.h>
 #include <jansson.h>
 #include "analysis.h"
 #include "machine.h"
@@ -27,6 +28,9 @@ struct sr_run_opts {
 	struct sr_cgroup_weight cgroup_weights[SR_MAX_CGROUP_WEIGHTS];	/* --cgroup-weight */
 	int nr_cgroup_weights;
 	struct sr_analysis_opts an;	/* what the analyses are asked (migration cost, top...) */
+	/* called every 64Ki events while reading, e.g. for a progress line; may be NULL */
+	void (*progress)(void *data, uint64_t events, uint64_t ts);
+	void *progress_data;
 };
 
 struct sr_run {
@@ -47,6 +51,7 @@ struct sr_run {
 	struct sr_analysis *an;		/* nr_an, in report order */
 	int nr_an;
 	int nr_silent;			/* CPUs without any event */
+	uint64_t nr_events;		/* read so far */
 	char warnings[SR_MAX_WARNINGS][160];
 	int nr_warnings;
 };
@@ -64,6 +69,8 @@ int sr_run_feed(struct sr_run *r, const struct sr_event *ev);
 void sr_run_end(struct sr_run *r, uint64_t end);
 /* Build the report object; NULL on ENOMEM. */
 json_t *sr_run_report(struct sr_run *r);
+/* The same report as text for a person (src/run/report-text.c); warnings are the caller's. */
+void sr_run_print(struct sr_run *r, FILE *f);
 void sr_run_close(struct sr_run *r);
 /* The run's instance of an analysis, or NULL when it did not take part. */
 const struct sr_analysis *sr_run_analysis(const struct sr_run *r,

@@ -288,7 +288,7 @@ struct sr_brief {
 struct sr_wake_note {
 	uint64_t ts;		/* sched_waking (or lone sched_wakeup) */
 	uint64_t ts_wakeup;
-	uint64_t index;		/* placed-wakeup number, 0 if not placed */
+	uint64_t index;		/* placement number (wakeup or fork), 0 if not placed */
 	int16_t cpu, prev_cpu, waker_cpu;
 	uint8_t cls;		/* enum sr_wclass */
 	uint8_t actual;		/* enum sr_outcome */
@@ -372,12 +372,15 @@ struct sr_task {
 	struct sr_event pend_ev;
 	struct sr_probe_in probe;
 	struct sr_brief *dec;		/* nr_policies answers, allocated on first use */
+	/* infer.c, traces without sched_wakeup: how the pending wakeup's CPU was found */
+	bool pend_inferred, pend_infer_uncertain;
+	int pend_queued_cpu;		/* where the state queued it at the waking */
 	struct sr_wake_note note;
 };
 
 /* A completed wakeup, as analyses consume it. */
 struct sr_wakeup {
-	uint64_t index;			/* placed wakeups are numbered from 1 in trace order */
+	uint64_t index;			/* placed wakeups and forks are numbered from 1 in trace order */
 	uint64_t ts;			/* sched_waking (or the lone sched_wakeup) */
 	uint64_t ts_wakeup;
 	const struct sr_task *task;
@@ -391,7 +394,10 @@ struct sr_wakeup {
 	int nr_migrations;		/* sched_migrate_task events in between */
 	bool prev_idle;			/* prev CPU idle at the sched_waking (paired only) */
 	bool target_idle;		/* chosen CPU idle when the task was enqueued */
-	bool uncertain;			/* a CPU involved had lost events not yet resynced */
+	bool uncertain;			/* a CPU involved had lost events not yet resynced, or
+					 * (inferred) something may have moved the task unseen */
+	bool chosen_inferred;		/* no sched_wakeup: cpu from sched_migrate_task or the
+					 * switch-in (src/state/infer.c) */
 	int nr_dec;
 	const struct sr_brief *dec;
 };
@@ -456,6 +462,11 @@ struct sr_state_cfg {
 	int nr_cgroup_weights;
 	bool has_select_probe;
 	bool delayed_dequeue;		/* the kernel has DELAY_DEQUEUE on (6.12+) */
+	/*
+	 * The trace has sched_waking but no sched_wakeup: a placed wakeup's CPU is
+	 * the sched_migrate_task its waker's CPU emits, else where it switches in.
+	 */
+	bool infer_chosen;
 	bool probes_measure_only;
 	unsigned int wf_sync, wf_fork, wf_ttwu;	/* the recorded kernel's WF_* bits */
 	int nr_policies;
@@ -477,6 +488,7 @@ struct sr_wakeup_counts {
 	uint64_t placed_hot, affine_hot;
 	uint64_t uncertain;
 	uint64_t standalone;		/* sched_wakeup without sched_waking in the trace */
+	uint64_t inferred;		/* wakeups whose CPU was inferred (cfg.infer_chosen) */
 };
 
 /* |reconstructed - kernel| / kernel, bucketed: < 5, 10, 20, 30, 50 %, more. */

@@ -142,6 +142,13 @@ struct sr_trace_out {
 	const bool *has_buffer;		/* nr_cpus: false writes an empty stream */
 	const char *clock;		/* the trace clock the instance used */
 	const char *writer;		/* the file's version option, e.g. "schedreplay 0.1.0" */
+	/*
+	 * The event formats to store, "SYSTEM/EVENT" each (the events enabled),
+	 * or NULL: every format the machine has (trace-cmd's default, ~1 MB).
+	 */
+	const char *const *formats;
+	int nr_formats;
+	bool kallsyms;			/* store /proc/kallsyms (only symbolic fields need it) */
 };
 
 /*

@@ -309,6 +309,7 @@ static void policy_set(struct sr_policy *pol, const struct sr_preset *p)
 {
 	memset(pol, 0, sizeof(*pol));
 	snprintf(pol->name, sizeof(pol->name), "%s", p->name);
+	pol->preset = p->name;
 	pol->kernel_range = p->kernel_range;
 	pol->ops = p->ops;
 	pol->knobs = p->knobs;
@@ -341,49 +342,66 @@ static int policy_from_name(struct sr_policy *pol, const char *name)
 }
 
 /* "KNOB=VALUE": a decimal value in the knob's range, for a knob of this kernel. */
-static int apply_override(struct sr_policy *pol, char *tok)
+static int apply_override(struct sr_policy *pol, char *tok, struct sr_err *err)
 {
 	char *eq = strchr(tok, '='), *end;
 	const struct sr_knob_desc *k;
 	long long v;
 
 	if (!eq || eq == tok || !eq[1])
-		return -EINVAL;
+		return sr_err_set(err, -EINVAL, "'%s' is not KNOB=VALUE", tok);
 	*eq = '\0';
 	k = sr_knob_find(tok);
-	if (!k || !sr_knob_applies(k, pol->knobs.kver))
-		return -EINVAL;
+	if (!k)
+		return sr_err_set(err, -EINVAL, "unknown knob '%s' (knobs are case-sensitive; see "
+				  "'schedreplay policies')", tok);
+	if (!sr_knob_applies(k, pol->knobs.kver))
+		return sr_err_set(err, -EINVAL, "knob %s does not exist in the kernel %s models",
+				  tok, pol->name);
 	errno = 0;
 	v = strtoll(eq + 1, &end, 10);
-	if (errno || *end)
-		return -EINVAL;
-	return sr_knob_set(&pol->knobs, k, v);
+	if (errno || *end || sr_knob_set(&pol->knobs, k, v))
+		return sr_err_set(err, -EINVAL, "knob %s takes %lld..%lld, not '%s'", tok,
+				  (long long)k->min, (long long)k->max, eq + 1);
+	return 0;
 }
 
-int sr_policy_from_spec(struct sr_policy *pol, const char *spec)
+int sr_policy_parse(struct sr_policy *pol, const char *spec, struct sr_err *err)
 {
 	struct sr_policy tmp;
 	char buf[512], *opts, *tok, *save = NULL;
+	size_t len;
 	int ret;
 
 	if (!pol || !spec || strlen(spec) >= sizeof(buf))
-		return -EINVAL;
+		return sr_err_set(err, -EINVAL, "a policy spec of at most %zu characters",
+				  sizeof(buf) - 1);
 	strcpy(buf, spec);
 	opts = strchr(buf, ':');
 	if (opts)
 		*opts++ = '\0';
-	ret = policy_from_name(&tmp, buf);
-	if (ret)
-		return ret;
+	if (policy_from_name(&tmp, buf))
+		return sr_err_set(err, -EINVAL, "unknown policy '%s': neither a preset nor a "
+				  "modelled release (see 'schedreplay policies')", buf);
+	len = strlen(tmp.name);
+	/* the label keeps the overrides as given: "linux-6.1:WA_IDLE=0" */
+	if (opts && snprintf(tmp.name + len, sizeof(tmp.name) - len, "%s",
+			     spec + (opts - 1 - buf)) >= (int)(sizeof(tmp.name) - len))
+		return sr_err_set(err, -EINVAL, "policy spec '%s' is too long", spec);
 	/* strtok_r would skip empty fields: "NAME:" or a stray comma is a typo, not a no-op. */
 	for (tok = opts; tok; tok = save) {
 		save = strchr(tok, ',');
 		if (save)
 			*save++ = '\0';
-		ret = apply_override(&tmp, tok);
+		ret = apply_override(&tmp, tok, err);
 		if (ret)
 			return ret;
 	}
 	*pol = tmp;
 	return 0;
+}
+
+int sr_policy_from_spec(struct sr_policy *pol, const char *spec)
+{
+	return sr_policy_parse(pol, spec, NULL);
 }

@@ -21,11 +21,20 @@ for f in "$top"/fixtures/*.dat "$top"/fixtures/qemu/*/*.dat; do
 import json, sys
 d = json.load(open(sys.argv[1]))["diff"]
 c = d["counterfactual"]
-assert d["agree"] + d["disagree"] + d["undetermined"]["count"] == d["placed"]
-assert c["estimate"] is True and c["b_cpu_idle"] + c["b_cpu_busy"] == d["disagree"]
-assert sum(x["count"] for x in d["by_step"]) == d["disagree"]
-assert sum(d["by_relation"].values()) == d["disagree"]
-assert sum(d["kernel_chose"].values()) == d["disagree"]
+det = d["by_determinacy"]
+differ = d["different_cpu"]
+assert d["same_cpu"] + differ == d["placed"]
+assert sum(x["same_cpu"] for x in det.values()) == d["same_cpu"]
+assert sum(x["different_cpu"] for x in det.values()) == differ
+assert c["estimate"] is True and c["b_cpu_idle"] + c["b_cpu_busy"] == differ
+assert c["estimated"] == (c["not_estimated_because"] is None)
+assert c["estimated"] == (c["estimated_latency_saved_by_b_ns"] is not None)
+assert sum(x["count"] for x in d["by_step"]) == differ
+assert sum(d["by_relation"].values()) == differ
+assert sum(d["kernel_chose"].values()) == differ
+undet = differ - det["both"]["different_cpu"]
+for x in d["blocking_inputs"]:
+    assert 0 < x["differing"] <= undet and max(x["in_a"], x["in_b"]) <= x["differing"]
 PY
 		then
 			echo "FAIL diff $pair on ${f#$top/}"

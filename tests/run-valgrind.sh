@@ -27,7 +27,7 @@ for f in fixtures/*.dat; do
 	run "$bin" analyze "$f"
 done
 run "$bin" analyze fixtures/qemu-zlib/niced-zlib.dat
-run "$bin" explain fixtures/hackbench-pipe.dat --wakeup 57 --topology cpus=2 --json
+run "$bin" explain fixtures/hackbench-pipe.dat --wakeup 78 --topology cpus=2 --json
 run "$bin" explain fixtures/qemu/numa4-4s2c2t/hb_pipe.dat --wakeup 300 \
 	--topology fixtures/qemu/numa4-4s2c2t/machine --policy linux-6.1 --policy linux-2.6.38
 run "$bin" analyze fixtures/qemu/numa2llc2-2s2d2c2t/hb_sock.dat \

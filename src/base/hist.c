@@ -35,7 +35,7 @@ void sr_hist_add(struct sr_hist *h, uint64_t v)
 	h->b[bucket_of(v)]++;
 }
 
-static uint64_t hist_pct(const struct sr_hist *h, double p)
+uint64_t sr_hist_pct(const struct sr_hist *h, double p)
 {
 	uint64_t want, seen = 0;
 
@@ -61,8 +61,8 @@ json_t *sr_hist_json(const struct sr_hist *h)
 			 "count", (json_int_t)h->count,
 			 "mean_ns", (json_int_t)(h->sum / h->count),
 			 "min_ns", (json_int_t)h->min,
-			 "p50_ns", (json_int_t)hist_pct(h, 50),
-			 "p90_ns", (json_int_t)hist_pct(h, 90),
-			 "p99_ns", (json_int_t)hist_pct(h, 99),
+			 "p50_ns", (json_int_t)sr_hist_pct(h, 50),
+			 "p90_ns", (json_int_t)sr_hist_pct(h, 90),
+			 "p99_ns", (json_int_t)sr_hist_pct(h, 99),
 			 "max_ns", (json_int_t)h->max);
 }

@@ -7,12 +7,15 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "cli.h"
+#include "topology.h"
 
 enum {
 	OPT_MIGRATION_COST = 256, OPT_HZ, OPT_TOPOLOGY, OPT_POLICY, OPT_TOP, OPT_COMPACT,
 	OPT_DECISIONS, OPT_IDLE_THRESHOLD, OPT_PID, OPT_AT, OPT_WAKEUP, OPT_JSON, OPT_ROOT_CGROUP,
-	OPT_PROBES_MEASURE, OPT_CGROUP_WEIGHT,
+	OPT_PROBES_MEASURE, OPT_CGROUP_WEIGHT, OPT_TIME, OPT_COMM, OPT_CPU, OPT_SVG, OPT_PNG,
+	OPT_WINDOW, OPT_PERFETTO, OPT_FORMAT, OPT_QUIET,
 };
 
 struct opt_desc {
@@ -46,7 +49,7 @@ static const struct opt_desc opts[] = {
 	{ { "top", required_argument, NULL, OPT_TOP }, SR_O_RUN,
 	  "--top N              bound lists in the output (default 10)" },
 	{ { "output", required_argument, NULL, 'o' }, SR_O_OUTPUT,
-	  "-o, --output FILE    write to FILE instead of stdout" },
+	  "-o, --output FILE    write to FILE instead of stdout ('-': stdout)" },
 	{ { "compact", no_argument, NULL, OPT_COMPACT }, SR_O_OUTPUT,
 	  "--compact            one-line JSON" },
 	{ { "json", no_argument, NULL, OPT_JSON }, SR_O_TEXT,
@@ -55,11 +58,32 @@ static const struct opt_desc opts[] = {
 	  "--decisions FILE     stream one NDJSON line per placed wakeup to FILE ('-': stdout)" },
 	{ { "idle-threshold", required_argument, NULL, OPT_IDLE_THRESHOLD }, SR_O_ANALYZE,
 	  "--idle-threshold NS  shortest idle-while-waiting episode reported (default 1000000)" },
-	{ { "pid", required_argument, NULL, OPT_PID }, SR_O_EXPLAIN,
-	  "--pid P              the task to explain" },
+	{ { "pid", required_argument, NULL, OPT_PID }, SR_O_FILTER,
+	  "--pid P              only the wakeups of pid P (explain: the task to explain)" },
+	{ { "comm", required_argument, NULL, OPT_COMM }, SR_O_FILTER,
+	  "--comm NAME          only the wakeups of tasks named NAME" },
+	{ { "cpu", required_argument, NULL, OPT_CPU }, SR_O_FILTER,
+	  "--cpu LIST           only the wakeups placed on these CPUs (0-3,8)" },
+	{ { "time", required_argument, NULL, OPT_TIME }, SR_O_FILTER,
+	  "--time START,END     only what happens in [START, END] (times as --at; either\n"
+	  "                     may be left out: '85.2,' or ',85.3')" },
+	{ { "svg", required_argument, NULL, OPT_SVG }, SR_O_PLOT,
+	  "--svg FILE           draw a picture as SVG (analyze: CPU occupancy over --time;\n"
+	  "                     explain: the wakeup's window; diff: where A and B differ)" },
+	{ { "png", required_argument, NULL, OPT_PNG }, SR_O_PLOT,
+	  "--png FILE           the same picture as PNG" },
+	{ { "window", required_argument, NULL, OPT_WINDOW }, SR_O_EXPLAIN,
+	  "--window T           explain's picture: T before the waking, 3T after (default 2ms)" },
+	{ { "perfetto", required_argument, NULL, OPT_PERFETTO }, SR_O_ANALYZE,
+	  "--perfetto FILE      write the trace as a Chrome JSON trace for ui.perfetto.dev:\n"
+	  "                     a track per CPU, each placement annotated, wakeup flows" },
+	{ { "format", required_argument, NULL, OPT_FORMAT }, SR_O_FORMAT,
+	  "--format F           text or json (default: text on a terminal, JSON otherwise)" },
+	{ { "quiet", no_argument, NULL, OPT_QUIET }, SR_O_RUN,
+	  "--quiet              no progress line on stderr (shown on a terminal for long runs)" },
 	{ { "at", required_argument, NULL, OPT_AT }, SR_O_EXPLAIN,
-	  "--at T               its wakeup nearest to T (ns, or seconds with a '.', as\n"
-	  "                     trace-cmd report prints them)" },
+	  "--at T               its wakeup nearest to T: seconds as trace-cmd report prints\n"
+	  "                     them (85.212030575), or with a unit (40ns, 12us, 3ms)" },
 	{ { "wakeup", required_argument, NULL, OPT_WAKEUP }, SR_O_EXPLAIN,
 	  "--wakeup N           the N-th placed wakeup (the 'wakeup' field of --decisions)" },
 };
@@ -84,27 +108,95 @@ static int parse_i64(const char *s, int64_t min, int64_t max, int64_t *out)
 	return 0;
 }
 
-/* "1234" is ns; "12.5" is seconds as trace-cmd report prints them. */
-static int parse_time(const char *s, int64_t *ns)
+/* "SEC[.FRAC]" into ns, FRAC at most 9 digits. */
+static int parse_seconds(const char *s, int64_t *ns)
 {
 	const char *dot = strchr(s, '.');
 	int64_t sec, frac = 0;
 	char buf[32];
-	size_t n;
+	size_t n = dot ? (size_t)(dot - s) : strlen(s);
 
-	if (!dot)
-		return parse_i64(s, 0, INT64_MAX, ns);
-	n = (size_t)(dot - s);
-	if (n == 0 || n >= sizeof(buf) || strlen(dot + 1) > 9 || !dot[1])
+	if (n == 0 || n >= sizeof(buf) || (dot && (!dot[1] || strlen(dot + 1) > 9)))
 		return -EINVAL;
 	memcpy(buf, s, n);
 	buf[n] = '\0';
-	if (parse_i64(buf, 0, INT64_MAX / 1000000000, &sec) ||
-	    parse_i64(dot + 1, 0, 999999999, &frac))
+	if (parse_i64(buf, 0, INT64_MAX / 1000000000 - 1, &sec) ||
+	    (dot && parse_i64(dot + 1, 0, 999999999, &frac)))
 		return -EINVAL;
-	for (size_t d = strlen(dot + 1); d < 9; d++)
+	for (size_t d = dot ? strlen(dot + 1) : 9; d < 9; d++)
 		frac *= 10;
 	*ns = sec * 1000000000 + frac;
+	return 0;
+}
+
+/*
+ * A time as trace-cmd report prints it: seconds ("85.212030575"), or a
+ * number with a unit suffix ("40ns", "12us", "3.5ms", "2s").
+ */
+int sr_cli_parse_time(const char *s, int64_t *ns)
+{
+	static const struct { const char *suffix; int64_t mult; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	};
+	size_t len = strlen(s);
+	char buf[40];
+	int64_t v;
+
+	for (size_t i = 0; i < SR_ARRAY_SIZE(units); i++) {
+		size_t sl = strlen(units[i].suffix);
+
+		if (len <= sl || len - sl >= sizeof(buf) || strcmp(s + len - sl, units[i].suffix))
+			continue;
+		memcpy(buf, s, len - sl);
+		buf[len - sl] = '\0';
+		if (units[i].mult == 1000000000)
+			return parse_seconds(buf, ns);
+		/* a fraction of a larger unit, as seconds scaled down */
+		if (parse_seconds(buf, &v) || v / 1000000000 > INT64_MAX / units[i].mult)
+			return -EINVAL;
+		*ns = v / (1000000000 / units[i].mult);
+		return 0;
+	}
+	return parse_seconds(s, ns);
+}
+
+static int bad(const struct sr_cli *cli, const char *opt, const char *want, const char *arg)
+{
+	return sr_cli_error(cli, SR_EXIT_BAD_INPUT, "%s wants %s, not '%s'", opt, want, arg);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n > k && !strcmp(s + n - k, suffix);
+}
+
+/* START,END with either left out. */
+static int take_time(const struct sr_cli *cli, const char *arg, struct sr_filter *f)
+{
+	const char *comma = strchr(arg, ',');
+	char start[40];
+	int64_t v;
+
+	if (!comma || (size_t)(comma - arg) >= sizeof(start) || (comma == arg && !comma[1]))
+		return bad(cli, "--time", "START,END (either may be left out)", arg);
+	memcpy(start, arg, (size_t)(comma - arg));
+	start[comma - arg] = '\0';
+	if (start[0]) {
+		if (sr_cli_parse_time(start, &v))
+			return bad(cli, "--time", "START,END in seconds or with a unit", arg);
+		f->has_start = true;
+		f->start_ns = (uint64_t)v;
+	}
+	if (comma[1]) {
+		if (sr_cli_parse_time(comma + 1, &v))
+			return bad(cli, "--time", "START,END in seconds or with a unit", arg);
+		f->has_end = true;
+		f->end_ns = (uint64_t)v;
+	}
+	if (f->has_start && f->has_end && f->end_ns < f->start_ns)
+		return bad(cli, "--time", "START <= END", arg);
 	return 0;
 }
 
@@ -114,11 +206,6 @@ static bool accepted_opt(int c, unsigned int accepted)
 		if (opts[i].lo.val == c)
 			return opts[i].flag & accepted;
 	return false;
-}
-
-static int bad(const struct sr_cli *cli, const char *opt, const char *want, const char *arg)
-{
-	return sr_cli_error(cli, SR_EXIT_BAD_INPUT, "%s wants %s, not '%s'", opt, want, arg);
 }
 
 /* ID=W: a cgroup id and its cpu.weight (CGROUP_WEIGHT_MIN..MAX). */
@@ -173,7 +260,7 @@ static int take(const struct sr_cli *cli, int c, const char *arg, struct sr_run_
 		o->an.top = (int)v;
 		return 0;
 	case 'o':
-		out->path = arg;
+		out->path = strcmp(arg, "-") ? arg : NULL;	/* '-': stdout */
 		return 0;
 	case OPT_COMPACT:
 		out->compact = true;
@@ -188,6 +275,7 @@ static int take(const struct sr_cli *cli, int c, const char *arg, struct sr_run_
 		return 0;
 	case OPT_JSON:
 		out->json = true;
+		out->format_given = true;
 		return 0;
 	case OPT_DECISIONS:
 		o->an.decisions = arg;
@@ -201,10 +289,48 @@ static int take(const struct sr_cli *cli, int c, const char *arg, struct sr_run_
 		if (parse_i64(arg, 1, INT32_MAX, &v))
 			return bad(cli, "--pid", "a pid > 0", arg);
 		o->an.explain_pid = (int)v;
+		o->an.filter.pid = (int)v;
+		return 0;
+	case OPT_COMM:
+		if (!arg[0] || strlen(arg) >= sizeof(o->an.filter.comm))
+			return bad(cli, "--comm", "a task name of 1 to 15 characters", arg);
+		snprintf(o->an.filter.comm, sizeof(o->an.filter.comm), "%s", arg);
+		return 0;
+	case OPT_CPU:
+		if (sr_cpulist_parse(arg, &o->an.filter.cpus) || !sr_mask_weight(&o->an.filter.cpus))
+			return bad(cli, "--cpu", "a CPU list such as 0-3,8", arg);
+		o->an.filter.has_cpus = true;
+		return 0;
+	case OPT_TIME:
+		return take_time(cli, arg, &o->an.filter);
+	case OPT_SVG:
+	case OPT_PNG:
+		if (!ends_with(arg, c == OPT_SVG ? ".svg" : ".png"))
+			return bad(cli, c == OPT_SVG ? "--svg" : "--png",
+				   c == OPT_SVG ? "a FILE.svg" : "a FILE.png", arg);
+		o->an.plot = arg;
+		return 0;
+	case OPT_WINDOW:
+		if (sr_cli_parse_time(arg, &v) || v <= 0)
+			return bad(cli, "--window", "a time > 0 (500us, 2ms)", arg);
+		o->an.window_ns = v;
+		return 0;
+	case OPT_PERFETTO:
+		o->an.perfetto = arg;
+		return 0;
+	case OPT_FORMAT:
+		if (strcmp(arg, "text") && strcmp(arg, "json"))
+			return bad(cli, "--format", "text or json", arg);
+		out->json = !strcmp(arg, "json");
+		out->format_given = true;
+		return 0;
+	case OPT_QUIET:
+		out->progress = false;
 		return 0;
 	case OPT_AT:
-		if (parse_time(arg, &v))
-			return bad(cli, "--at", "a time in ns or seconds.fraction", arg);
+		if (sr_cli_parse_time(arg, &v))
+			return bad(cli, "--at", "seconds as trace-cmd report prints them "
+				   "(85.212030575) or a time with a unit (40ns, 12us, 3ms)", arg);
 		o->an.explain_at_ns = v;
 		return 0;
 	case OPT_WAKEUP:
@@ -224,8 +350,10 @@ int sr_cli_parse_run(const struct sr_cli *cli, int argc, char **argv, unsigned i
 	int c, ret;
 
 	*o = (struct sr_run_opts){ .hz = 250, .an = { .migration_cost_ns = 500000, .top = 10,
-				   .idle_threshold_ns = 1000000, .explain_at_ns = -1 } };
-	*out = (struct sr_cli_out){ .json = cli->json };
+				   .idle_threshold_ns = 1000000, .explain_at_ns = -1,
+				   .window_ns = 2000000 } };
+	*out = (struct sr_cli_out){ .json = cli->json, .format_given = cli->json,
+				    .progress = isatty(STDERR_FILENO) };
 	for (size_t i = 0; i < SR_ARRAY_SIZE(opts); i++)
 		if (opts[i].flag & accepted)
 			lo[n++] = opts[i].lo;
@@ -268,19 +396,46 @@ int sr_cli_write_json(const struct sr_cli *cli, json_t *o, const struct sr_cli_o
 	return ret ? sr_cli_error(cli, SR_EXIT_FAIL, "cannot write the output") : 0;
 }
 
+static FILE *open_out(const struct sr_cli *cli, const struct sr_cli_out *out, int *ret)
+{
+	FILE *f = out->path ? fopen(out->path, "w") : stdout;
+
+	*ret = f ? 0 : sr_cli_error(cli, SR_EXIT_FAIL, "%s: %s", out->path, strerror(errno));
+	return f;
+}
+
+/* The run's warnings after the text, then close (or flush stdout). */
+static int close_out(const struct sr_cli *cli, const struct sr_run *r, FILE *f,
+		     const struct sr_cli_out *out)
+{
+	for (int i = 0; i < r->nr_warnings; i++)
+		fprintf(f, "warning: %s\n", r->warnings[i]);
+	if (out->path ? fclose(f) : fflush(f))
+		return sr_cli_error(cli, SR_EXIT_FAIL, "cannot write the output");
+	return 0;
+}
+
 int sr_cli_write_text(const struct sr_cli *cli, const struct sr_run *r,
 		      void (*print)(const struct sr_analysis *a, FILE *f),
 		      const struct sr_analysis *a, const struct sr_cli_out *out)
 {
-	FILE *f = out->path ? fopen(out->path, "w") : stdout;
-	int ret = 0;
+	int ret;
+	FILE *f = open_out(cli, out, &ret);
 
 	if (!f)
-		return sr_cli_error(cli, SR_EXIT_FAIL, "%s: %s", out->path, strerror(errno));
+		return ret;
 	print(a, f);
-	for (int i = 0; i < r->nr_warnings; i++)
-		fprintf(f, "warning: %s\n", r->warnings[i]);
-	if (out->path ? fclose(f) : fflush(f))
-		ret = sr_cli_error(cli, SR_EXIT_FAIL, "cannot write the output");
-	return ret;
+	return close_out(cli, r, f, out);
+}
+
+int sr_cli_write_report_text(const struct sr_cli *cli, struct sr_run *r,
+			     const struct sr_cli_out *out)
+{
+	int ret;
+	FILE *f = open_out(cli, out, &ret);
+
+	if (!f)
+		return ret;
+	sr_run_print(r, f);
+	return close_out(cli, r, f, out);
 }

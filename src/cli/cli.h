@@ -44,25 +44,42 @@ enum sr_cli_opt {
 	SR_O_OUTPUT	= 1 << 1,	/* -o --compact */
 	SR_O_TEXT	= 1 << 2,	/* --json: the command prints text by default */
 	SR_O_ANALYZE	= 1 << 3,	/* --decisions --idle-threshold */
-	SR_O_EXPLAIN	= 1 << 4,	/* --pid --at --wakeup */
+	SR_O_EXPLAIN	= 1 << 4,	/* --at --wakeup --window */
+	SR_O_FILTER	= 1 << 5,	/* --time --pid --comm --cpu */
+	SR_O_PLOT	= 1 << 6,	/* --svg --png */
+	SR_O_FORMAT	= 1 << 7,	/* --format text|json */
 };
 
 struct sr_cli_out {
 	const char *path;		/* -o, NULL: stdout */
 	bool compact, json;
+	bool format_given;		/* --format or --json said which */
+	bool progress;			/* a progress line on stderr (a terminal, not --quiet) */
 };
 
 /* Parse TRACE and the accepted options; -1 after --help, else 0 or an exit code. */
 int sr_cli_parse_run(const struct sr_cli *cli, int argc, char **argv, unsigned int accepted,
 		     void (*usage)(FILE *f), struct sr_run_opts *o, struct sr_cli_out *out);
 void sr_cli_opts_help(FILE *f, unsigned int accepted);
+/* --at and --time: seconds as trace-cmd report prints them, or with ns/us/ms/s; 0 or -EINVAL. */
+int sr_cli_parse_time(const char *s, int64_t *ns);
 int sr_cli_write_json(const struct sr_cli *cli, json_t *o, const struct sr_cli_out *out);
 /* Text output of diff/explain: @print renders @a, then the run's warnings, to -o or stdout. */
 int sr_cli_write_text(const struct sr_cli *cli, const struct sr_run *r,
 		      void (*print)(const struct sr_analysis *a, FILE *f),
 		      const struct sr_analysis *a, const struct sr_cli_out *out);
+/* analyze's text: the run's report as sr_run_print() renders it, then its warnings. */
+int sr_cli_write_report_text(const struct sr_cli *cli, struct sr_run *r,
+			     const struct sr_cli_out *out);
 /* Open, run and report (src/cli/cli-run.c); on failure prints the error, returns the exit code. */
 int sr_cli_run(const struct sr_cli *cli, const struct sr_run_opts *o, struct sr_run **out);
+/* The same with a progress line on stderr while it reads (@progress: a terminal). */
+int sr_cli_run_progress(const struct sr_cli *cli, const struct sr_run_opts *o, bool progress,
+			struct sr_run **out);
+/* Draw --svg/--png with @draw; 0 or the exit code after an error message. */
+int sr_cli_plot(const struct sr_cli *cli, const struct sr_run_opts *o,
+		int (*draw)(const struct sr_run *r, const char *path, struct sr_err *err),
+		const struct sr_run *r);
 
 int sr_cmd_analyze(const struct sr_cli *cli, int argc, char **argv);
 int sr_cmd_diff(const struct sr_cli *cli, int argc, char **argv);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include "cli.h"
 
-#define DIFF_OPTS (SR_O_RUN | SR_O_OUTPUT | SR_O_TEXT)
+#define DIFF_OPTS (SR_O_RUN | SR_O_OUTPUT | SR_O_TEXT | SR_O_FILTER | SR_O_PLOT)
 
 static void diff_usage(FILE *f)
 {
@@ -23,9 +23,15 @@ static int write_json(const struct sr_cli *cli, struct sr_run *r, const struct s
 	if (!rep)
 		return sr_cli_error(cli, SR_EXIT_FAIL, "cannot build the diff (out of memory)");
 	json_object_del(rep, "cpus");
+	json_object_set_new(rep, "schema", json_string("schedreplay-diff/1"));
 	ret = sr_cli_write_json(cli, rep, out);
 	json_decref(rep);
 	return ret;
+}
+
+static int draw(const struct sr_run *r, const char *path, struct sr_err *err)
+{
+	return sr_diff_plot(sr_run_analysis(r, &sr_diff_analysis), path, err);
 }
 
 int sr_cmd_diff(const struct sr_cli *cli, int argc, char **argv)
@@ -42,11 +48,13 @@ int sr_cmd_diff(const struct sr_cli *cli, int argc, char **argv)
 		return sr_cli_error(cli, SR_EXIT_BAD_INPUT,
 				    "diff needs exactly two --policy (got %d)", o.nr_policies);
 	o.an.mode = SR_MODE_DIFF;
-	ret = sr_cli_run(cli, &o, &r);
+	ret = sr_cli_run_progress(cli, &o, out.progress, &r);
 	if (ret)
 		return ret;
 	if (!sr_run_analysis(r, &sr_diff_analysis))
 		ret = sr_cli_error(cli, SR_EXIT_FAIL, "internal: the diff did not run");
+	else if ((ret = sr_cli_plot(cli, &o, draw, r)))
+		;
 	else if (out.json)
 		ret = write_json(cli, r, &out);
 	else

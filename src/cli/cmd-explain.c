@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include "cli.h"
 
-#define EXPLAIN_OPTS (SR_O_RUN | SR_O_OUTPUT | SR_O_TEXT | SR_O_EXPLAIN)
+#define EXPLAIN_OPTS (SR_O_RUN | SR_O_OUTPUT | SR_O_TEXT | SR_O_EXPLAIN | SR_O_FILTER | SR_O_PLOT)
 
 static void explain_usage(FILE *f)
 {
@@ -34,6 +34,12 @@ static int first_pass(const struct sr_cli *cli, struct sr_run_opts *o)
 	return ret;
 }
 
+static int draw(const struct sr_run *r, const char *path, struct sr_err *err)
+{
+	return sr_explain_plot(sr_run_analysis(r, &sr_explain_analysis),
+			       sr_run_analysis(r, &sr_timeline_analysis), path, err);
+}
+
 static int write_json(const struct sr_cli *cli, const struct sr_run *r,
 		      const struct sr_cli_out *out)
 {
@@ -42,7 +48,7 @@ static int write_json(const struct sr_cli *cli, const struct sr_run *r,
 
 	if (!rep)
 		return sr_cli_error(cli, SR_EXIT_FAIL, "out of memory");
-	j = json_pack("{s:O, s:O, s:O, s:O}", "schema", json_object_get(rep, "schema"),
+	j = json_pack("{s:s, s:O, s:O, s:O}", "schema", "schedreplay-explain/1",
 		      "trace", json_object_get(rep, "trace"), "explain",
 		      json_object_get(rep, "explain"), "warnings", json_object_get(rep, "warnings"));
 	ret = j ? sr_cli_write_json(cli, j, out) : sr_cli_error(cli, SR_EXIT_FAIL, "out of memory");
@@ -62,19 +68,30 @@ int sr_cmd_explain(const struct sr_cli *cli, int argc, char **argv)
 	ret = sr_cli_parse_run(cli, argc, argv, EXPLAIN_OPTS, explain_usage, &o, &out);
 	if (ret)
 		return ret < 0 ? SR_EXIT_OK : ret;
+	if (o.an.explain_index && (o.an.explain_pid || o.an.explain_at_ns >= 0 ||
+				   o.an.filter.comm[0] || o.an.filter.has_cpus))
+		return sr_cli_error(cli, SR_EXIT_BAD_INPUT, "explain takes --wakeup N or "
+				    "--pid P --at T, not both (nor --wakeup with --comm or --cpu)");
 	if (!o.an.explain_index && (!o.an.explain_pid || o.an.explain_at_ns < 0))
 		return sr_cli_error(cli, SR_EXIT_BAD_INPUT,
 				    "explain needs --pid P --at T, or --wakeup N");
 	o.an.mode = SR_MODE_EXPLAIN;
 	if (o.an.explain_index && (ret = first_pass(cli, &o)))
 		return ret;
-	ret = sr_cli_run(cli, &o, &r);
+	ret = sr_cli_run_progress(cli, &o, out.progress, &r);
 	if (ret)
 		return ret;
 	ex = sr_run_analysis(r, &sr_explain_analysis);
-	if (!sr_explain_found(ex))
+	if (o.an.explain_at_ns > (int64_t)r->info->last_ts)
+		ret = sr_cli_error(cli, SR_EXIT_BAD_INPUT, "--at %" PRId64 ".%09" PRId64 " s is "
+				   "after the trace's last event (%" PRIu64 ".%09" PRIu64 " s)",
+				   o.an.explain_at_ns / 1000000000, o.an.explain_at_ns % 1000000000,
+				   r->info->last_ts / 1000000000, r->info->last_ts % 1000000000);
+	else if (!sr_explain_found(ex))
 		ret = sr_cli_error(cli, SR_EXIT_BAD_INPUT, "no wakeup of pid %d in this trace",
 				   o.an.explain_pid);
+	else if ((ret = sr_cli_plot(cli, &o, draw, r)))
+		;
 	else if (out.json)
 		ret = write_json(cli, r, &out);
 	else

@@ -43,7 +43,8 @@ static json_t *presets_json(void)
 			"min", (json_int_t)k->min, "max", (json_int_t)k->max,
 			"description", k->description));
 	}
-	return json_pack("{s:o, s:o, s:s}", "presets", presets, "knobs", knobs,
+	return json_pack("{s:s, s:o, s:o, s:s}", "schema", "schedreplay-policies/1",
+			 "presets", presets, "knobs", knobs,
 			 "override_syntax", "NAME[:KNOB=VALUE,...]");
 }
 

@@ -57,6 +57,8 @@ static void record_usage(FILE *f)
 		"                       of MemAvailable over all CPUs\n"
 		"  -C, --clock CLOCK    trace clock, default local (see tracefs trace_clock)\n"
 		"  --stat-runtime       also record sched_stat_runtime (when the kernel has it)\n"
+		"  --kallsyms           also store /proc/kallsyms (not needed by schedreplay;\n"
+		"                       the file keeps only the formats of the events enabled)\n"
 		"  --allow-lost         exit 0 even if events were lost (they are still reported)\n"
 		"  --no-snapshot        do not write FILE.machine/\n"
 		"  --probes             also kprobe select_task_rq_fair(), task_h_load(),\n"
@@ -69,7 +71,7 @@ static void record_usage(FILE *f)
 		REC_DEFAULT_KB);
 }
 
-enum { OPT_STAT_RUNTIME = 256, OPT_ALLOW_LOST, OPT_NO_SNAPSHOT, OPT_PROBES };
+enum { OPT_STAT_RUNTIME = 256, OPT_ALLOW_LOST, OPT_NO_SNAPSHOT, OPT_PROBES, OPT_KALLSYMS };
 
 static int parse_kb(const char *s, long *out)
 {
@@ -91,6 +93,7 @@ static int parse_args(const struct sr_cli *cli, int argc, char **argv, struct re
 		{ "buffer-kb", required_argument, NULL, 'b' },
 		{ "clock", required_argument, NULL, 'C' },
 		{ "stat-runtime", no_argument, NULL, OPT_STAT_RUNTIME },
+		{ "kallsyms", no_argument, NULL, OPT_KALLSYMS },
 		{ "allow-lost", no_argument, NULL, OPT_ALLOW_LOST },
 		{ "no-snapshot", no_argument, NULL, OPT_NO_SNAPSHOT },
 		{ "probes", no_argument, NULL, OPT_PROBES },
@@ -118,6 +121,9 @@ static int parse_args(const struct sr_cli *cli, int argc, char **argv, struct re
 			break;
 		case OPT_STAT_RUNTIME:
 			o->stat_runtime = true;
+			break;
+		case OPT_KALLSYMS:
+			o->kallsyms = true;
 			break;
 		case OPT_ALLOW_LOST:
 			o->allow_lost = true;

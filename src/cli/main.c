@@ -35,7 +35,8 @@ int sr_cli_error(const struct sr_cli *cli, int code, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (cli && cli->json) {
-		json_t *e = json_pack("{s:{s:s, s:i}}", "error", "message", msg, "exit_code", code);
+		json_t *e = json_pack("{s:s, s:{s:s, s:i}}", "schema", "schedreplay-error/1",
+				      "error", "message", msg, "exit_code", code);
 
 		if (e) {
 			json_dumpf(e, stdout, JSON_INDENT(2));
@@ -129,8 +130,18 @@ int main(int argc, char **argv)
 		return SR_EXIT_BAD_INPUT;
 	}
 	if (!strcmp(argv[i], "help")) {
-		usage(stdout);
-		return SR_EXIT_OK;
+		static char help[] = "--help";
+
+		/* 'help CMD' is 'CMD --help', as git does it */
+		if (i + 1 >= argc) {
+			usage(stdout);
+			return SR_EXIT_OK;
+		}
+		cmd = find_cmd(argv[i + 1]);
+		if (!cmd)
+			return sr_cli_error(&cli, SR_EXIT_BAD_INPUT, "no such command '%s' (see "
+					    "--help)", argv[i + 1]);
+		return cmd->fn(&cli, 2, (char *[]){ argv[i + 1], help, NULL });
 	}
 	cmd = find_cmd(argv[i]);
 	if (!cmd)

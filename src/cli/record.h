@@ -27,6 +27,7 @@ struct rec_opts {
 	bool allow_lost;
 	bool snapshot;
 	bool probes;			/* --probes: kprobes on the placement code */
+	bool kallsyms;			/* --kallsyms: store /proc/kallsyms in the file */
 	char **cmd;			/* NULL-terminated */
 };
 

@@ -104,19 +104,50 @@ static void add_options(const struct sr_trace_out *o, struct tracecmd_output *ou
 	}
 }
 
+/* The formats to store as write_headers wants them: a list, or NULL for all. */
+static struct tracecmd_event_list *format_list(const struct sr_trace_out *o)
+{
+	struct tracecmd_event_list *l = NULL;
+
+	for (int i = o->formats ? o->nr_formats - 1 : -1; i >= 0; i--) {
+		struct tracecmd_event_list *n = malloc(sizeof(*n));
+
+		if (!n)
+			break;		/* a shorter list only stores fewer formats */
+		*n = (struct tracecmd_event_list){ .next = l, .glob = o->formats[i] };
+		l = n;
+	}
+	return l;
+}
+
+static void free_list(struct tracecmd_event_list *l)
+{
+	while (l) {
+		struct tracecmd_event_list *n = l->next;
+
+		free(l);
+		l = n;
+	}
+}
+
 static int write_file(const struct sr_trace_out *o, char **files, struct sr_err *err)
 {
+	struct tracecmd_event_list *list = format_list(o);
 	struct tracecmd_output *out;
 	int ret = 0;
 
 	out = tracecmd_output_create(o->path);
-	if (!out)
+	if (!out) {
+		free_list(list);
 		return sr_err_set(err, neg_errno(), "%s: cannot create: %s", o->path,
 				  strerror(errno));
+	}
 	tracecmd_set_quiet(out, true);
 	tracecmd_set_out_clock(out, o->clock);
-	if (tracecmd_output_set_compression(out, "any") ||
-	    tracecmd_output_write_headers(out, NULL)) {
+	/* an empty file for kallsyms stores none: sched events need no symbols */
+	if ((!o->kallsyms && tracecmd_output_set_kallsyms(out, "/dev/null")) ||
+	    tracecmd_output_set_compression(out, "any") ||
+	    tracecmd_output_write_headers(out, list)) {
 		ret = sr_err_set(err, neg_errno(), "%s: cannot write the headers", o->path);
 		goto out_err;
 	}
@@ -126,9 +157,11 @@ static int write_file(const struct sr_trace_out *o, char **files, struct sr_err 
 		goto out_err;
 	}
 	tracecmd_output_close(out);
+	free_list(list);
 	return 0;
 out_err:
 	tracecmd_output_close(out);
+	free_list(list);
 	unlink(o->path);
 	return ret;
 }

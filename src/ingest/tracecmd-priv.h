@@ -22,13 +22,19 @@ const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 /* writing */
 struct tracecmd_output;
 struct tracecmd_recorder;
-struct tracecmd_event_list;
+/* trace-cmd-private.h: a glob of the event formats write_headers stores */
+struct tracecmd_event_list {
+	struct tracecmd_event_list *next;
+	const char *glob;
+};
 struct tracecmd_option;
 struct tracecmd_output *tracecmd_output_create(const char *output_file);
 int tracecmd_output_set_compression(struct tracecmd_output *handle, const char *compression);
 int tracecmd_output_write_headers(struct tracecmd_output *handle,
 				  struct tracecmd_event_list *list);
 void tracecmd_set_quiet(struct tracecmd_output *handle, bool set_quiet);
+/* The file write_headers reads as kallsyms (an empty one stores none). */
+int tracecmd_output_set_kallsyms(struct tracecmd_output *handle, const char *kallsyms);
 void tracecmd_set_out_clock(struct tracecmd_output *handle, const char *clock);
 struct tracecmd_option *tracecmd_add_option(struct tracecmd_output *handle,
 					    unsigned short id, int size, const void *data);

@@ -293,6 +293,8 @@ json_t *sr_topo_to_json(const struct sr_topo *t, const struct sr_machine *m)
 		sr_machine_init(&none);
 		m = &none;
 	}
+	/* "schema" is every schedreplay JSON's convention; format/version are what we read */
+	bad |= json_object_set_new(o, "schema", json_string("schedreplay-topology/1"));
 	bad |= json_object_set_new(o, "format", json_string(SR_TOPO_JSON_FORMAT));
 	bad |= json_object_set_new(o, "format_version", json_integer(SR_TOPO_JSON_VERSION));
 	bad |= json_object_set_new(o, "source", json_string(sr_topo_source_name(t->source)));

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The JSON report (docs/report-schema.md documents every field). */
-#include <libgen.h>
 #include <stdio.h>
 #include "run.h"
 
-#define SR_SCHEMA "schedreplay-report/1"
+#define SR_SCHEMA "schedreplay-report/2"
 
 static int set_u64(json_t *o, const char *k, uint64_t v)
 {
@@ -87,12 +86,11 @@ static json_t *start_json(const struct sr_trace_info *info)
 static json_t *trace_json(const struct sr_run *r)
 {
 	const struct sr_trace_info *info = r->info;
-	char path[4096];
 
-	snprintf(path, sizeof(path), "%s", r->opts.path);
+	/* the path as given: every QEMU trace is named trace.dat or hb_pipe.dat */
 	return json_pack("{s:s, s:i, s:i, s:i, s:s?, s:{s:s?, s:s?}, s:{s:I, s:I, s:I},"
 			 " s:o, s:o, s:o}",
-			 "file", basename(path),
+			 "file", r->opts.path ? r->opts.path : "",
 			 "file_version", info->file_version,
 			 "long_size", info->long_size,
 			 "cpus", info->nr_cpus,
@@ -109,7 +107,7 @@ static json_t *trace_json(const struct sr_run *r)
 
 static json_t *wakeups_json(const struct sr_wakeup_counts *wc)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I}}",
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I}}",
 			 "placed", (json_int_t)wc->cls[SR_W_PLACED],
 			 "runnable", (json_int_t)wc->cls[SR_W_RUNNABLE],
 			 "unknown", (json_int_t)wc->cls[SR_W_UNKNOWN],
@@ -117,6 +115,7 @@ static json_t *wakeups_json(const struct sr_wakeup_counts *wc)
 			 "wakeup_new", (json_int_t)wc->wakeup_new,
 			 "standalone", (json_int_t)wc->standalone,
 			 "uncertain", (json_int_t)wc->uncertain,
+			 "chosen_inferred", (json_int_t)wc->inferred,
 			 "actual", "prev", (json_int_t)wc->actual[SR_O_PREV],
 			 "waker", (json_int_t)wc->actual[SR_O_WAKER],
 			 "other", (json_int_t)wc->actual[SR_O_OTHER]);

@@ -26,6 +26,27 @@ void sr_run_warn(struct sr_run *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A snapshot that may not be the traced machine's, or lacks what replaces the preset's values. */
+static void check_machine(struct sr_run *r)
+{
+	const struct sr_machine *m = &r->machine;
+
+	if (r->topo.source == SR_TOPO_SPEC)
+		return;		/* a spec says nothing but the topology */
+	if (m->release[0] && r->info->release[0] && strcmp(m->release, r->info->release))
+		sr_run_warn(r, "the machine snapshot is of kernel %s but the trace of %s",
+			    m->release, r->info->release);
+	else if (!m->release[0] && r->info->release[0])
+		sr_run_warn(r, "the machine snapshot does not name its kernel: nothing shows it is "
+			    "the machine of this %s trace", r->info->release);
+	if (m->nr_features <= 0)
+		sr_run_warn(r, "the machine snapshot has no sched_features (debugfs unreadable, "
+			    "e.g. lockdown): the preset's defaults are assumed");
+	if (m->migration_cost_ns < 0)
+		sr_run_warn(r, "the machine snapshot has no migration cost: the preset's %s is "
+			    "assumed", "500 us");
+}
+
 static int setup_topology(struct sr_run *r, struct sr_err *err)
 {
 	enum sr_topo_era era = sr_topo_era_of(r->info->release);
@@ -46,10 +67,7 @@ static int setup_topology(struct sr_run *r, struct sr_err *err)
 	if (r->topo.nr_cpus != r->info->nr_cpus)
 		return sr_err_set(err, -EINVAL, "--topology describes %d CPUs but the trace has %d",
 				  r->topo.nr_cpus, r->info->nr_cpus);
-	if (r->machine.release[0] && r->info->release[0] &&
-	    strcmp(r->machine.release, r->info->release))
-		sr_run_warn(r, "the machine snapshot is of kernel %s but the trace of %s",
-			    r->machine.release, r->info->release);
+	check_machine(r);
 	return 0;
 }
 
@@ -104,6 +122,10 @@ static int setup_reference(struct sr_run *r, struct sr_err *err)
 			return sr_err_set(err, -EINVAL, "internal: preset %s does not parse", name);
 	}
 	r->has_ref = true;
+	if (strncmp(r->ref.name, name, sizeof(r->ref.name)))
+		sr_run_warn(r, "no preset is named after kernel %s: the recorded kernel is modelled "
+			    "by %s (kernels %s) with %s's era gates", rel, name,
+			    r->ref.kernel_range ? r->ref.kernel_range : "?", r->ref.name);
 	if (r->machine.nr_features > 0 || r->machine.migration_cost_ns >= 0) {
 		int changed = apply_machine(r, &r->ref);
 		size_t len = strlen(r->policy_note);
@@ -118,6 +140,18 @@ static int setup_reference(struct sr_run *r, struct sr_err *err)
 static bool same_policy(const struct sr_policy *a, const struct sr_policy *b)
 {
 	return a->ops == b->ops && !memcmp(&a->knobs, &b->knobs, sizeof(a->knobs));
+}
+
+/* A release that no preset is named after runs the nearest older preset: say so. */
+static void warn_mapped(struct sr_run *r, const struct sr_policy *pol)
+{
+	size_t n = strcspn(pol->name, ":");
+
+	if (pol->preset && (strlen(pol->preset) != n || strncmp(pol->name, pol->preset, n)))
+		sr_run_warn(r, "policy %.*s has no preset of its own: it runs %s's model "
+			    "(kernels %s) with the era gates of %.*s", (int)n, pol->name,
+			    pol->preset, pol->kernel_range ? pol->kernel_range : "?", (int)n,
+			    pol->name);
 }
 
 /* --policy as given, else the reference; --policy none: nothing at all. */
@@ -144,10 +178,12 @@ static int setup_policies(struct sr_run *r, struct sr_err *err)
 	}
 	snprintf(r->policy_note, sizeof(r->policy_note), "given with --policy");
 	for (int i = 0; i < r->opts.nr_policies; i++) {
-		if (sr_policy_from_spec(&r->policy[i], r->opts.policies[i]))
-			return sr_err_set(err, -EINVAL, "bad --policy '%s': unknown preset or "
-					  "knob, or a value out of range (see 'schedreplay "
-					  "policies')", r->opts.policies[i]);
+		struct sr_err why = { "" };
+
+		if (sr_policy_parse(&r->policy[i], r->opts.policies[i], &why))
+			return sr_err_set(err, -EINVAL, "bad --policy '%s': %s",
+					  r->opts.policies[i], why.msg);
+		warn_mapped(r, &r->policy[i]);
 		if (r->ref_index < 0 && same_policy(&r->policy[i], &r->ref))
 			r->ref_index = i;
 	}
@@ -182,6 +218,18 @@ static void fill_ref(const struct sr_run *r, const struct sr_wake_ctx *ctx,
 	ref->stores_prev = r->ref.knobs.kver >= SR_KV(5, 15);
 }
 
+/* --time, --pid, --comm, --cpu: whether the analyses see this placement. */
+static bool seen(const struct sr_run *r, uint64_t ts, int pid, int cpu)
+{
+	const struct sr_filter *f = &r->opts.an.filter;
+	const struct sr_task *t;
+
+	if (!f->pid && !f->comm[0] && !f->has_cpus && !f->has_start && !f->has_end)
+		return true;
+	t = sr_state_task(&r->state, pid);
+	return sr_filter_pass(f, ts, pid, t ? t->comm : NULL, cpu);
+}
+
 static int hook_placement(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec,
 			  struct sr_ref *ref)
 {
@@ -210,6 +258,8 @@ static int hook_placement(void *data, const struct sr_wake_ctx *ctx, struct sr_b
 			.depends = (uint16_t)d->depends,
 		};
 	}
+	if (!seen(r, ctx->ts, ctx->p->pid, -1))
+		return 0;
 	for (int i = 0; !ret && i < r->nr_an; i++)
 		if (r->an[i].data && r->an[i].ops->placement)
 			ret = r->an[i].ops->placement(&r->an[i], ctx, dec);
@@ -221,6 +271,8 @@ static int hook_wakeup(void *data, const struct sr_wakeup *w)
 	struct sr_run *r = data;
 	int ret = 0;
 
+	if (!seen(r, w->ts, w->task->v.pid, w->cpu))
+		return 0;
 	for (int i = 0; !ret && i < r->nr_an; i++)
 		if (r->an[i].data && r->an[i].ops->wakeup)
 			ret = r->an[i].ops->wakeup(&r->an[i], w);
@@ -232,6 +284,8 @@ static int hook_run(void *data, const struct sr_task *t, int cpu, uint64_t ts)
 	struct sr_run *r = data;
 	int ret = 0;
 
+	if (!seen(r, t->note.ts, t->v.pid, t->note.cpu))
+		return 0;
 	for (int i = 0; !ret && i < r->nr_an; i++)
 		if (r->an[i].data && r->an[i].ops->run)
 			ret = r->an[i].ops->run(&r->an[i], t, cpu, ts);
@@ -243,6 +297,11 @@ static int on_event(const struct sr_event *ev, void *data)
 	struct sr_run *r = data;
 	int ret = sr_state_event(&r->state, ev);
 
+	if (!(++r->nr_events & 0xffff) && r->opts.progress)
+		r->opts.progress(r->opts.progress_data, r->nr_events, ev->ts);
+	/* the state follows every event; the analyses see those in --time */
+	if (!sr_filter_time(&r->opts.an.filter, ev->ts))
+		return ret;
 	for (int i = 0; !ret && i < r->nr_an; i++)
 		if (r->an[i].data && r->an[i].ops->event)
 			ret = r->an[i].ops->event(&r->an[i], ev);
@@ -306,8 +365,8 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		sr_run_warn(r, "no sched_switch format: task and runqueue state cannot be rebuilt; "
 			    "wakeups are classified unknown");
 	if (!info->has_format[SR_EV_WAKEUP] && info->has_format[SR_EV_WAKING])
-		sr_run_warn(r, "no sched_wakeup format: placements cannot be seen; every "
-			    "sched_waking stays unpaired");
+		sr_run_warn(r, "no sched_wakeup format: each wakeup's CPU is inferred from "
+			    "sched_migrate_task or the switch-in (wakeups.chosen_inferred)");
 	if (o->root_cgroup)
 		sr_run_warn(r, "--assume-root-cgroup: every task taken to be in the root task group "
 			    "(no cgroup cpu controller, autogroup off); decisions no longer depend on "
@@ -328,6 +387,8 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		.initial = info->cpu, .start = info->first_ts,
 		.migration_cost_ns = o->an.migration_cost_ns, .hz = o->hz,
 		.has_waking = info->has_format[SR_EV_WAKING],
+		.infer_chosen = info->has_format[SR_EV_WAKING] && !info->has_format[SR_EV_WAKEUP] &&
+				!probes,
 		.root_cgroup = o->root_cgroup,
 		.cgroup_weights = r->opts.cgroup_weights, .nr_cgroup_weights = o->nr_cgroup_weights,
 		/* 5.8+ (3aef1551e942 "sched: Add WF_TTWU, WF_EXEC wakeup flags") */

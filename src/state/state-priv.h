@@ -79,6 +79,9 @@ int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev);
 int sr_st_on_wakeup_new(struct sr_state *s, const struct sr_event *ev);
 int sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev);
 void sr_st_ttwu_unmark(struct sr_state *s, struct sr_task *p);
+/* A wakeup completes: ev->target_cpu is the chosen CPU (the task's state is left as it is). */
+int sr_st_emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
+		      bool paired);
 /* record_wakee() for @waker waking @p on @cpu */
 void sr_st_track_wakee(struct sr_state *s, struct sr_task *waker, struct sr_task *p, int cpu);
 
@@ -107,6 +110,13 @@ void sr_st_sync_learn(struct sr_state *s, struct sr_task *waker, bool sync);
 
 /* The waker of @ev: the task named by common_pid, or the CPU's idle task. */
 struct sr_task *sr_st_waker(struct sr_state *s, int pid, int cpu);
+
+/*
+ * infer.c: traces without sched_wakeup (cfg.infer_chosen).  Both return 0
+ * at once otherwise; the dispatcher calls them around the usual handlers.
+ */
+int sr_st_infer_before(struct sr_state *s, const struct sr_event *ev);
+int sr_st_infer_after(struct sr_state *s, const struct sr_event *ev);
 
 /* switch.c */
 void sr_st_delayed_mark(struct sr_state *s, struct sr_task *t, int cpu);

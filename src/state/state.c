@@ -120,6 +120,8 @@ static void on_exit_event(struct sr_state *s, const struct sr_event *ev)
 
 int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 {
+	int ret;
+
 	if (!sr_st_cpu_ok(s, ev->cpu))
 		return 0;
 	if (ev->ts > s->now)
@@ -132,11 +134,16 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 	if (ev->type != SR_EV_SWITCH && ev->type != SR_EV_OTHER && ev->common_pid >= 0 &&
 	    s->cpu[ev->cpu].curr_known && ev->common_pid != s->rq[ev->cpu].curr_pid)
 		sr_st_resync_curr(s, ev->cpu, ev->common_pid);
+	/* traces without sched_wakeup: infer.c closes wakeups from what follows them */
+	ret = sr_st_infer_before(s, ev);
+	if (ret)
+		return ret;
 	switch (ev->type) {
 	case SR_EV_SWITCH:
 		return sr_st_on_switch(s, ev);
 	case SR_EV_WAKING:
-		return sr_st_on_waking(s, ev);
+		ret = sr_st_on_waking(s, ev);
+		return ret ? ret : sr_st_infer_after(s, ev);
 	case SR_EV_WAKEUP:
 		return sr_st_on_wakeup(s, ev);
 	case SR_EV_WAKEUP_NEW:

@@ -215,8 +215,8 @@ static int place_late(struct sr_state *s, struct sr_task *p)
 	return sr_st_place_deferred(s, p);
 }
 
-static int emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
-		       bool paired)
+int sr_st_emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
+		      bool paired)
 {
 	struct sr_wakeup w = {
 		.ts = paired ? p->pend_ts : ev->ts, .ts_wakeup = ev->ts, .task = p,
@@ -240,7 +240,8 @@ static int emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_ev
 		s->wc.standalone++;
 	}
 	w.uncertain = sr_st_cpu_uncertain(s, w.waker_cpu) || sr_st_cpu_uncertain(s, w.cpu) ||
-		      sr_st_cpu_uncertain(s, w.prev_cpu);
+		      sr_st_cpu_uncertain(s, w.prev_cpu) || p->pend_infer_uncertain;
+	w.chosen_inferred = p->pend_inferred;	/* infer.c: no sched_wakeup in the trace */
 	w.target_idle = sr_st_cpu_ok(s, w.cpu) && !s->rq[w.cpu].curr_pid;
 	s->wc.cls[w.cls]++;
 	if (w.uncertain)
@@ -294,14 +295,14 @@ int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev)
 	if (sr_st_cpu_ok(s, ev->target_cpu))
 		sr_st_idle_stamp(s, ev->target_cpu, false, ev->ts);
 	if (p->pending) {
-		ret = emit_wakeup(s, p, ev, true);
+		ret = sr_st_emit_wakeup(s, p, ev, true);
 		sr_st_probe_check(s, p, ev->target_cpu);
 		p->pending = false;
 	} else if (s->cfg.has_waking) {
 		s->wc.unpaired++;
 		p->note.pending_run = false;
 	} else {
-		ret = emit_wakeup(s, p, ev, false);
+		ret = sr_st_emit_wakeup(s, p, ev, false);
 	}
 	sr_st_task_move(s, p, SR_T_QUEUED, sr_st_cpu_ok(s, ev->target_cpu) ? ev->target_cpu : -1);
 	return ret;
@@ -320,11 +321,16 @@ static int emit_fork(struct sr_state *s, struct sr_task *p, const struct sr_even
 
 	w.uncertain = sr_st_cpu_uncertain(s, w.waker_cpu) || sr_st_cpu_uncertain(s, w.cpu);
 	w.target_idle = sr_st_cpu_ok(s, w.cpu) && !s->rq[w.cpu].curr_pid;
+	/* forks share the placement numbering, so that one number names any placement */
+	w.index = ++s->nr_placed;
 	ret = run_placement(s, p, ev, SR_WAKE_FORK, ev->cpu);
-	if (ret || !p->dec || !s->cfg.hooks.wakeup)
+	p->note = (struct sr_wake_note){ .ts = ev->ts, .ts_wakeup = ev->ts, .index = w.index,
+		.cpu = (int16_t)ev->target_cpu, .prev_cpu = (int16_t)ev->cpu,
+		.waker_cpu = (int16_t)ev->cpu, .cls = SR_W_NR, .pending_run = true };
+	if (ret || !s->cfg.hooks.wakeup)
 		return ret;
 	w.dec = p->dec;
-	w.nr_dec = s->cfg.nr_policies;
+	w.nr_dec = p->dec ? s->cfg.nr_policies : 0;
 	return s->cfg.hooks.wakeup(s->cfg.hooks.data, &w);
 }
 
@@ -345,9 +351,6 @@ int sr_st_on_wakeup_new(struct sr_state *s, const struct sr_event *ev)
 	p->v.recent_used_cpu = ev->cpu;
 	ret = emit_fork(s, p, ev);
 	sr_st_probe_check(s, p, ev->target_cpu);
-	p->note = (struct sr_wake_note){ .ts = ev->ts, .ts_wakeup = ev->ts,
-		.cpu = (int16_t)ev->target_cpu, .prev_cpu = -1, .waker_cpu = (int16_t)ev->cpu,
-		.cls = SR_W_NR, .pending_run = false };
 	sr_st_task_move(s, p, SR_T_QUEUED, sr_st_cpu_ok(s, ev->target_cpu) ? ev->target_cpu : -1);
 	return ret;
 }

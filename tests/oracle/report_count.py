@@ -20,6 +20,10 @@ Usage:
                             `trace-cmd report -E` and look for sched:sched_waking (falling back
                             to "a sched_waking line exists" if that fails); for --text, whether
                             at least one sched_waking line exists.
+    Without sched_wakeup (no such format in the file; for --text, no such line) while it has
+    sched_waking, each placed wakeup's chosen CPU is inferred: the dest_cpu of the task's
+    first sched_migrate_task if it runs on the waker's CPU (its orig_cpu if another CPU's),
+    else the CPU it switches in on, else (woken again first) the CPU it was queued on.
     --expect JSON           compare the result with this JSON file; exit 1 on mismatch
     --diag                  print diagnostics (prev_state values, timestamp ties, ...) as JSON
                             on stderr
@@ -94,8 +98,10 @@ def is_dead_state(prev_state):
 
 
 class Oracle:
-    def __init__(self, has_waking, migration_cost):
+    def __init__(self, has_waking, migration_cost, has_wakeup=True):
         self.has_waking = has_waking
+        # no sched_wakeup: infer the chosen CPU (see the usage text)
+        self.infer = has_waking and not has_wakeup
         self.migration_cost = migration_cost
         self.events = {name: 0 for name in TRACKED_EVENTS}
         self.events["other"] = 0
@@ -140,7 +146,9 @@ class Oracle:
                 delta = hot_ts - last[0]
                 if delta < 0:
                     self.diag["placed_negative_delta"] += 1
-                if delta < self.migration_cost:
+                # "after" its last switch-out: a switch-out seen after the waking (a
+                # switch-in that was not recorded, closed late) says nothing
+                if 0 <= delta < self.migration_cost:
                     self.placed_hot += 1
                     if actual == "waker":
                         self.affine_hot += 1
@@ -150,6 +158,14 @@ class Oracle:
             self.unknown += 1
 
     # --- event handlers -----------------------------------------------------------------
+    def _infer_close(self, pid, chosen):
+        """Close a placed wakeup of a trace without sched_wakeup with @chosen."""
+        w_ts, w_cpu, w_target, cls = self.pending.pop(pid)
+        self._count_wakeup(pid, cls, w_cpu, w_target, chosen, w_ts)
+
+    def _inferring(self, pid):
+        return self.infer and pid in self.pending and self.pending[pid][3] == "placed"
+
     def on_switch(self, ts, cpu, rest):
         m = SWITCH_RE.search(rest)
         if not m:
@@ -157,6 +173,8 @@ class Oracle:
             return
         prev_pid = int(m.group("prev_pid"))
         next_pid = int(m.group("next_pid"))
+        if self._inferring(next_pid):
+            self._infer_close(next_pid, cpu)
         prev_state = m.group("prev_state")
         pv = self.diag["prev_state_values"]
         pv[prev_state] = pv.get(prev_state, 0) + 1
@@ -216,10 +234,21 @@ class Oracle:
         if pid == 0:
             self.diag["pid0_wakes"] += 1
             return
+        target = int(m.group("target_cpu"))
+        if self._inferring(pid):
+            # woken again before it was seen running: where it was queued
+            self._infer_close(pid, self.cpu_of.get(pid))
         if pid in self.pending:
             self.unpaired += 1
         cls = state_class(self.state.get(pid, UNKNOWN))
-        self.pending[pid] = (ts, cpu, int(m.group("target_cpu")), cls)
+        self.pending[pid] = (ts, cpu, target, cls)
+        if not self.infer:
+            return
+        if cls != "placed":
+            self._infer_close(pid, target)      # no selection ran: complete at once
+        else:
+            self.state[pid] = QUEUED
+            self.cpu_of[pid] = target
 
     def on_wakeup(self, ts, cpu, rest):
         m = WAKE_RE.search(rest)
@@ -266,6 +295,10 @@ class Oracle:
             self.diag["unparsed_sched_lines"] += 1
             return
         pid = int(m.group("pid"))
+        if self._inferring(pid):
+            waker_cpu = self.pending[pid][1]
+            self._infer_close(pid, int(m.group("dest")) if cpu == waker_cpu
+                              else int(m.group("orig")))
         if pid != 0:
             self.cpu_of[pid] = int(m.group("dest"))
 
@@ -349,8 +382,8 @@ class Oracle:
         }
 
 
-def has_waking_from_formats(trace_cmd, path):
-    """Ask the file which event formats it stores (`trace-cmd report -E`).
+def has_waking_from_formats(trace_cmd, path, event="sched_waking"):
+    """Ask the file whether it stores @event's format (`trace-cmd report -E`).
 
     Returns True/False, or None if the question could not be answered.
     """
@@ -365,13 +398,13 @@ def has_waking_from_formats(trace_cmd, path):
     names = {ln.strip() for ln in p.stdout.splitlines()}
     if not names:
         return None
-    return "sched:sched_waking" in names
+    return "sched:" + event in names
 
 
-def text_has_waking_line(lines):
+def text_has_waking_line(lines, event="sched_waking"):
     for line in lines:
         m = HEADER_RE.match(line)
-        if m and m.group("event") == "sched_waking":
+        if m and m.group("event") == event:
             return True
     return False
 
@@ -435,7 +468,13 @@ def main(argv=None):
     # The task current on each CPU when the trace starts is the common pid of that CPU's
     # first event (nothing switched before it): read all lines first to know it.
     lines_all = list(source)
-    oracle = Oracle(has_waking, args.migration_cost)
+    if args.text is not None:
+        has_wakeup = text_has_waking_line(lines_all, "sched_wakeup")
+    else:
+        has_wakeup = has_waking_from_formats(args.trace_cmd, args.file, "sched_wakeup")
+        if has_wakeup is None:
+            has_wakeup = text_has_waking_line(lines_all, "sched_wakeup")
+    oracle = Oracle(has_waking, args.migration_cost, has_wakeup)
     for line in lines_all:
         m = HEADER_RE.match(line)
         if m and int(m.group("cpu")) not in oracle.curr:

@@ -212,8 +212,14 @@ static void test_diff(void **state)
 	o.nr_policies = 2;
 	rep = run_report(&o);
 	assert_int_equal(I(rep, "diff.placed"), 1);
-	assert_int_equal(I(rep, "diff.agree") + I(rep, "diff.disagree") +
-			 I(rep, "diff.undetermined.count"), 1);
+	assert_int_equal(I(rep, "diff.same_cpu") + I(rep, "diff.different_cpu"), 1);
+	assert_int_equal(I(rep, "diff.by_determinacy.both.same_cpu") +
+			 I(rep, "diff.by_determinacy.a_only.same_cpu") +
+			 I(rep, "diff.by_determinacy.b_only.same_cpu") +
+			 I(rep, "diff.by_determinacy.neither.same_cpu"), I(rep, "diff.same_cpu"));
+	/* the label keeps the override */
+	assert_string_equal(json_string_value(json_object_get(json_object_get(rep, "diff"), "b")),
+			    "linux-6.18:WA_IDLE=0");
 	assert_null(json_object_get(rep, "work_conservation"));
 	json_decref(rep);
 }

@@ -551,7 +551,11 @@ static void test_no_idle_cores_smt_of_prev(void **state)
 	fx_free(f);
 }
 
-/* Seed 003 patch 3 (dropped): depth floor sis_min_loops, scaled by the SMT weight. */
+/*
+ * Mel Gorman, "sched/fair: Make select_idle_cpu() proportional to cores" (patch 3/5 of
+ * "Scan for an idle sibling in a single pass" v3, Jan 2021, dropped): depth floor
+ * sis_min_loops, scaled by the SMT weight.
+ */
 static void test_sis_smt_weight_variant(void **state)
 {
 	struct fx *f = fx_new("cores-per-llc=8,threads=2", SR_KV(5, 12),

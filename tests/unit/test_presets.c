@@ -136,7 +136,9 @@ static void test_spec_overrides(void **state)
 
 	assert_int_equal(sr_policy_from_spec(&pol, "linux-6.1:WA_BIAS=0,migration_cost=250000"),
 			 0);
-	assert_string_equal(pol.name, "linux-6.1");
+	/* the label keeps the overrides: two variants of one preset stay apart */
+	assert_string_equal(pol.name, "linux-6.1:WA_BIAS=0,migration_cost=250000");
+	assert_string_equal(pol.preset, "linux-6.1");
 	assert_string_equal(pol.kernel_range, "6.1-6.5");
 	assert_ptr_equal(pol.ops, &sr_srqf_414_ops);
 	assert_int_equal(pol.knobs.kver, SR_KV(6, 1));
@@ -196,6 +198,30 @@ static void test_spec_errors(void **state)
 	assert_int_equal(sr_policy_from_spec(&pol, big), -EINVAL);
 	assert_int_equal(sr_policy_from_spec(NULL, "linux-6.1"), -EINVAL);
 	assert_int_equal(sr_policy_from_spec(&pol, NULL), -EINVAL);
+}
+
+/* Each kind of mistake gets its own message. */
+static void test_spec_messages(void **state)
+{
+	static const struct {
+		const char *spec, *says;
+	} v[] = {
+		{ "linux-foo", "unknown policy 'linux-foo'" },
+		{ "linux-6.1:FOO=1", "unknown knob 'FOO'" },
+		{ "linux-6.1:WA_BIAS=2", "knob WA_BIAS takes 0..1, not '2'" },
+		{ "linux-6.1:WA_BIAS=x", "knob WA_BIAS takes 0..1, not 'x'" },
+		{ "linux-6.8:SIS_PROP=1", "knob SIS_PROP does not exist" },
+		{ "linux-6.1:WA_BIAS", "'WA_BIAS' is not KNOB=VALUE" },
+	};
+	struct sr_policy pol;
+
+	for (size_t i = 0; i < SR_ARRAY_SIZE(v); i++) {
+		struct sr_err err = { "" };
+
+		assert_int_equal(sr_policy_parse(&pol, v[i].spec, &err), -EINVAL);
+		if (!strstr(err.msg, v[i].says))
+			fail_msg("%s: \"%s\" does not say \"%s\"", v[i].spec, err.msg, v[i].says);
+	}
 }
 
 /* A bare release: nearest unpatched preset at or below, kver of the release. */
@@ -277,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_knob_get),
 		cmocka_unit_test(test_spec_overrides),
 		cmocka_unit_test(test_spec_errors),
+		cmocka_unit_test(test_spec_messages),
 		cmocka_unit_test(test_spec_release),
 		cmocka_unit_test(test_preset_for_release),
 	};

@@ -140,6 +140,49 @@ static void test_placed_affine_hot(void **state)
 	fx_free(f);
 }
 
+/* No sched_wakeup: the waker CPU's migration, else the switch-in, says where it went. */
+static void test_waking_only(void **state)
+{
+	struct fx *f = fx_new(true);
+
+	f->s.cfg.infer_chosen = true;
+	setup_sleeper(f);
+	waking(f, 5200, 1, 100, 0, 200);
+	assert_int_equal(f->nr_placements, 1);
+	assert_int_equal(f->nr_wakeups, 0);
+	/* queued on prev until shown otherwise */
+	assert_int_equal(f->s.rq[0].nr_running, 1);
+	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 5250, .cpu = 1, .pid = 100,
+				 .prio = 120, .orig_cpu = 0, .dest_cpu = 1, .common_pid = -1 });
+	assert_int_equal(f->nr_wakeups, 1);
+	assert_true(f->last.chosen_inferred);
+	assert_false(f->last.uncertain);
+	assert_int_equal(f->last.cpu, 1);
+	assert_int_equal(f->last.actual, SR_O_WAKER);
+	assert_int_equal(f->s.rq[1].nr_running, 2);
+	assert_int_equal(f->s.rq[0].nr_running, 0);
+	sw(f, 6300, 1, 200, SR_PS_SLEEPING, 100);
+	assert_int_equal(f->last_run_delay, 1100);
+	/* no migration: it ran on prev */
+	sw(f, 7000, 1, 100, SR_PS_SLEEPING, 0);
+	waking(f, 7100, 0, 100, 1, 0);
+	sw(f, 7200, 1, 0, SR_PS_RUNNING, 100);
+	assert_int_equal(f->nr_wakeups, 2);
+	assert_int_equal(f->last.cpu, 1);
+	assert_int_equal(f->last.actual, SR_O_PREV);
+	assert_false(f->last.uncertain);
+	/* it ran where it was not queued and nothing said it moved: uncertain */
+	sw(f, 8000, 1, 100, SR_PS_SLEEPING, 0);
+	waking(f, 8100, 0, 100, 1, 0);
+	sw(f, 8200, 0, 0, SR_PS_RUNNING, 100);
+	assert_int_equal(f->nr_wakeups, 3);
+	assert_int_equal(f->last.cpu, 0);
+	assert_true(f->last.uncertain);
+	assert_int_equal(f->s.wc.inferred, 3);
+	assert_int_equal(f->s.wc.unpaired, 0);
+	fx_free(f);
+}
+
 static void test_hot_window_is_strict(void **state)
 {
 	struct fx *f = fx_new(true);
@@ -366,6 +409,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_placed_affine_hot),
+		cmocka_unit_test(test_waking_only),
 		cmocka_unit_test(test_hot_window_is_strict),
 		cmocka_unit_test(test_runnable_unknown_unpaired),
 		cmocka_unit_test(test_standalone_wakeups),

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The report as text (analyze on a terminal, --format text): the run's own
+ * part here, each analysis' section through its print callback, from the
+ * same results the JSON report renders.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include "run.h"
+
+static double pct(uint64_t n, uint64_t of)
+{
+	return of ? 100.0 * (double)n / (double)of : 0.0;
+}
+
+/* What --time, --pid, --comm, --cpu keep: the sections below count only that. */
+static void print_filter(const struct sr_filter *flt, FILE *f)
+{
+	char cpus[128];
+
+	if (!flt->pid && !flt->comm[0] && !flt->has_cpus && !flt->has_start && !flt->has_end)
+		return;
+	fprintf(f, "Only wakeups");
+	if (flt->pid)
+		fprintf(f, " of pid %d", flt->pid);
+	if (flt->comm[0])
+		fprintf(f, " of tasks named %s", flt->comm);
+	if (flt->has_cpus && !sr_cpulist_format(&flt->cpus, cpus, sizeof(cpus)))
+		fprintf(f, " placed on CPUs %s", cpus);
+	if (flt->has_start)
+		fprintf(f, " from %.9f s", (double)flt->start_ns / 1e9);
+	if (flt->has_end)
+		fprintf(f, " until %.9f s", (double)flt->end_ns / 1e9);
+	fprintf(f, " below the wakeup counts\n");
+}
+
+static void print_trace(const struct sr_run *r, FILE *f)
+{
+	const struct sr_trace_info *i = r->info;
+
+	fprintf(f, "Trace %s: kernel %s, %d CPUs, %.3f s from %.6f s, clock %s\n",
+		r->opts.path ? r->opts.path : "?", i->release[0] ? i->release : "unknown",
+		i->nr_cpus, (double)(i->last_ts - i->first_ts) / 1e9, (double)i->first_ts / 1e9,
+		i->clock[0] ? i->clock : "unknown");
+	fprintf(f, "Topology: %s%s%s\n", sr_topo_source_name(r->topo.source),
+		r->opts.topology ? " from " : "", r->opts.topology ? r->opts.topology : "");
+	fprintf(f, "Policies: %s\n", r->policy_note);
+	print_filter(&r->opts.an.filter, f);
+}
+
+static void print_wakeups(const struct sr_run *r, FILE *f)
+{
+	const struct sr_wakeup_counts *wc = &r->state.wc;
+	uint64_t placed = wc->cls[SR_W_PLACED];
+
+	fprintf(f, "\nWakeups: %" PRIu64 " placed (a CPU was chosen), %" PRIu64 " runnable, %"
+		PRIu64 " unknown; %" PRIu64 " forks; %" PRIu64 " unpaired\n", placed,
+		wc->cls[SR_W_RUNNABLE], wc->cls[SR_W_UNKNOWN], wc->wakeup_new, wc->unpaired);
+	fprintf(f, "  placed on prev %" PRIu64 " (%.1f%%), on the waker's CPU %" PRIu64
+		" (%.1f%%), elsewhere %" PRIu64 " (%.1f%%); cache-hot %" PRIu64 "\n",
+		wc->actual[SR_O_PREV], pct(wc->actual[SR_O_PREV], placed), wc->actual[SR_O_WAKER],
+		pct(wc->actual[SR_O_WAKER], placed), wc->actual[SR_O_OTHER],
+		pct(wc->actual[SR_O_OTHER], placed), wc->placed_hot);
+	if (wc->inferred || wc->uncertain)
+		fprintf(f, "  CPU inferred (no sched_wakeup) %" PRIu64 ", uncertain %" PRIu64 "\n",
+			wc->inferred, wc->uncertain);
+}
+
+/* perf sched's per-CPU view: how busy, how deep the queue. */
+static void print_cpus(const struct sr_run *r, FILE *f)
+{
+	fprintf(f, "\n  %4s %8s %8s %8s %10s %8s\n", "CPU", "busy", "idle", "unknown",
+		"mean_nr", "resyncs");
+	for (int c = 0; c < r->info->nr_cpus; c++) {
+		const struct sr_cpu_state *cs = &r->state.cpu[c];
+		uint64_t all = cs->idle_ns + cs->busy_ns + cs->unknown_ns;
+		uint64_t known = cs->idle_ns + cs->busy_ns;
+
+		fprintf(f, "  %4d %7.1f%% %7.1f%% %7.1f%% ", c, pct(cs->busy_ns, all),
+			pct(cs->idle_ns, all), pct(cs->unknown_ns, all));
+		if (known)
+			fprintf(f, "%10.2f", cs->nr_running_ns / (double)known);
+		else
+			fprintf(f, "%10s", "-");
+		fprintf(f, " %8" PRIu64 "\n", cs->resyncs);
+	}
+}
+
+void sr_run_print(struct sr_run *r, FILE *f)
+{
+	print_trace(r, f);
+	print_wakeups(r, f);
+	for (int i = 0; i < r->nr_an; i++)
+		if (r->an[i].data && r->an[i].ops->print)
+			r->an[i].ops->print(&r->an[i], f);
+	print_cpus(r, f);
+}
