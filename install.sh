@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
 
 packages=(
 	build-essential pkg-config make
-	libtracecmd-dev libtraceevent-dev libtracefs-dev libjansson-dev zlib1g-dev	# libraries
+	libtracecmd-dev libtraceevent-dev libtracefs-dev libjansson-dev zlib1g-dev libssl-dev	# libraries
 	libcmocka-dev valgrind python3 time				# the test suite
 	trace-cmd							# the oracle's trace-cmd report
 )
