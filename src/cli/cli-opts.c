@@ -12,7 +12,7 @@
 enum {
 	OPT_MIGRATION_COST = 256, OPT_HZ, OPT_TOPOLOGY, OPT_POLICY, OPT_TOP, OPT_COMPACT,
 	OPT_DECISIONS, OPT_IDLE_THRESHOLD, OPT_PID, OPT_AT, OPT_WAKEUP, OPT_JSON, OPT_ROOT_CGROUP,
-	OPT_PROBES_MEASURE,
+	OPT_PROBES_MEASURE, OPT_FROM, OPT_TIMEOUT,
 };
 
 struct opt_desc {
@@ -48,10 +48,18 @@ static const struct opt_desc opts[] = {
 	  "--compact            one-line JSON" },
 	{ { "json", no_argument, NULL, OPT_JSON }, SR_O_TEXT,
 	  "--json               JSON instead of text" },
-	{ { "decisions", required_argument, NULL, OPT_DECISIONS }, SR_O_ANALYZE,
+	{ { "decisions", required_argument, NULL, OPT_DECISIONS }, SR_O_DECISIONS,
 	  "--decisions FILE     stream one NDJSON line per placed wakeup to FILE ('-': stdout)" },
 	{ { "idle-threshold", required_argument, NULL, OPT_IDLE_THRESHOLD }, SR_O_ANALYZE,
 	  "--idle-threshold NS  shortest idle-while-waiting episode reported (default 1000000)" },
+	{ { "jobs", required_argument, NULL, 'j' }, SR_O_BATCH,
+	  "-j, --jobs N         traces analysed in parallel processes (default: one per CPU)" },
+	{ { "from", required_argument, NULL, OPT_FROM }, SR_O_BATCH,
+	  "--from LIST          read traces from LIST ('-': stdin), one a line:\n"
+	  "                     TRACE or TRACE<TAB>TOPOLOGY ('#' starts a comment)" },
+	{ { "timeout", required_argument, NULL, OPT_TIMEOUT }, SR_O_BATCH,
+	  "--timeout SEC        a trace still running after SEC seconds has failed\n"
+	  "                     (default 1800; 0: no limit)" },
 	{ { "pid", required_argument, NULL, OPT_PID }, SR_O_EXPLAIN,
 	  "--pid P              the task to explain" },
 	{ { "at", required_argument, NULL, OPT_AT }, SR_O_EXPLAIN,
@@ -171,6 +179,19 @@ static int take(const struct sr_cli *cli, int c, const char *arg, struct sr_run_
 			return bad(cli, "--idle-threshold", "nanoseconds > 0", arg);
 		o->an.idle_threshold_ns = v;
 		return 0;
+	case 'j':
+		if (parse_i64(arg, 1, 1024, &v))
+			return bad(cli, "--jobs", "1..1024", arg);
+		out->jobs = (int)v;
+		return 0;
+	case OPT_FROM:
+		out->from = arg;
+		return 0;
+	case OPT_TIMEOUT:
+		if (parse_i64(arg, 0, 86400 * 7, &v))
+			return bad(cli, "--timeout", "seconds >= 0", arg);
+		out->timeout_s = (int)v;
+		return 0;
 	case OPT_PID:
 		if (parse_i64(arg, 1, INT32_MAX, &v))
 			return bad(cli, "--pid", "a pid > 0", arg);
@@ -190,8 +211,16 @@ static int take(const struct sr_cli *cli, int c, const char *arg, struct sr_run_
 	return -1;
 }
 
-int sr_cli_parse_run(const struct sr_cli *cli, int argc, char **argv, unsigned int accepted,
-		     void (*usage)(FILE *f), struct sr_run_opts *o, struct sr_cli_out *out)
+static const char *short_opts(unsigned int accepted)
+{
+	if (accepted & SR_O_BATCH)
+		return "ho:j:";
+	return accepted & SR_O_OUTPUT ? "ho:" : "h";
+}
+
+int sr_cli_parse_opts(const struct sr_cli *cli, int argc, char **argv, unsigned int accepted,
+		      void (*usage)(FILE *f), struct sr_run_opts *o, struct sr_cli_out *out,
+		      int *first)
 {
 	struct option lo[SR_ARRAY_SIZE(opts) + 2];
 	size_t n = 0;
@@ -199,7 +228,7 @@ int sr_cli_parse_run(const struct sr_cli *cli, int argc, char **argv, unsigned i
 
 	*o = (struct sr_run_opts){ .hz = 250, .an = { .migration_cost_ns = 500000, .top = 10,
 				   .idle_threshold_ns = 1000000, .explain_at_ns = -1 } };
-	*out = (struct sr_cli_out){ .json = cli->json };
+	*out = (struct sr_cli_out){ .json = cli->json, .timeout_s = 1800 };
 	for (size_t i = 0; i < SR_ARRAY_SIZE(opts); i++)
 		if (opts[i].flag & accepted)
 			lo[n++] = opts[i].lo;
@@ -207,7 +236,7 @@ int sr_cli_parse_run(const struct sr_cli *cli, int argc, char **argv, unsigned i
 	lo[n] = (struct option){ NULL, 0, NULL, 0 };
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, accepted & SR_O_OUTPUT ? "ho:" : "h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, short_opts(accepted), lo, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return -1;
@@ -220,10 +249,21 @@ int sr_cli_parse_run(const struct sr_cli *cli, int argc, char **argv, unsigned i
 		if (ret)
 			return ret;
 	}
-	if (optind != argc - 1)
+	*first = optind;
+	return 0;
+}
+
+int sr_cli_parse_run(const struct sr_cli *cli, int argc, char **argv, unsigned int accepted,
+		     void (*usage)(FILE *f), struct sr_run_opts *o, struct sr_cli_out *out)
+{
+	int first, ret = sr_cli_parse_opts(cli, argc, argv, accepted, usage, o, out, &first);
+
+	if (ret)
+		return ret;
+	if (first != argc - 1)
 		return sr_cli_error(cli, SR_EXIT_BAD_INPUT,
 				    "%s takes exactly one TRACE argument (see --help)", argv[0]);
-	o->path = argv[optind];
+	o->path = argv[first];
 	return 0;
 }
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include "cli.h"
 
-#define ANALYZE_OPTS (SR_O_RUN | SR_O_OUTPUT | SR_O_ANALYZE)
+#define ANALYZE_OPTS (SR_O_RUN | SR_O_OUTPUT | SR_O_ANALYZE | SR_O_DECISIONS)
 
 static void analyze_usage(FILE *f)
 {
