@@ -302,7 +302,7 @@ static json_t *at(const json_t *o, const char *path)
 	return o ? json_incref((json_t *)o) : json_null();
 }
 
-static json_t *events_total(const json_t *rep)
+static json_int_t events_total(const json_t *rep)
 {
 	json_int_t n = 0;
 	const char *k;
@@ -310,7 +310,7 @@ static json_t *events_total(const json_t *rep)
 
 	json_object_foreach(json_object_get(json_object_get(rep, "trace"), "events"), k, v)
 		n += json_integer_value(v);
-	return json_integer(n);
+	return n;
 }
 
 static json_t *trace_row(const struct job *j, const struct sr_batch_result *res)
@@ -320,15 +320,17 @@ static json_t *trace_row(const struct job *j, const struct sr_batch_result *res)
 	char report[64];
 
 	path_of(report, sizeof(report), "reports/%s.json", j->it->id);
-	if (!row || json_object_update_new(row, json_pack("{s:o, s:o, s:s?, s:s, s:s?, s:s?, s:o}",
+	if (!row || json_object_update_new(row, json_pack("{s:o, s:o, s:s?, s:s, s:s, s:s?, s:o}",
 			"size_bytes", j->size >= 0 ? json_integer(j->size) : json_null(),
 			"topology_source", j->r ? json_string(sr_topo_source_name(j->r->topo.source))
 						: json_null(),
 			"topology_given", j->it->topo_used[0] ? j->it->topo_used : NULL,
 			"status", sr_batch_status_name(res->status),
-			"message", res->status == SR_B_OK ? NULL : res->message,
+			/* "" rather than null when ok: a column almost always null would
+			 * leave schema inference without a type */
+			"message", res->status == SR_B_OK ? "" : res->message,
 			"report", rep ? report : NULL,
-			"events", rep ? events_total(rep) : json_null()))) {
+			"events", rep ? json_integer(events_total(rep)) : json_null()))) {
 		json_decref(row);
 		return NULL;
 	}
@@ -541,7 +543,7 @@ static void run_trace(struct job *j, struct sr_rows_opts *rows, struct sr_batch_
 		return;
 	}
 	res->status = SR_B_OK;
-	res->events = (uint64_t)json_integer_value(events_total(j->report));
+	res->events = (uint64_t)events_total(j->report);
 }
 
 int sr_batch_trace(const struct sr_batch *b, const struct sr_batch_item *it,
