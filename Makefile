@@ -46,8 +46,8 @@ Q :=
 quiet =
 endif
 
-.PHONY: all check check-all layers unit golden robustness oracle diffs zlib record valgrind \
-	bench fidelity install clean
+.PHONY: all check check-all layers unit golden robustness oracle diffs zlib record dataset \
+	valgrind bench fidelity install clean
 
 all: $(BIN)
 
@@ -68,8 +68,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 
 # The whole suite: the layering rule, unit tests (cmocka), golden reports,
 # robustness inputs, the independent trace-cmd-report oracle, policy diffs,
-# zlib traces, and a real recording (skipped without root and tracefs).
-check: layers unit golden robustness oracle diffs zlib record
+# zlib traces, a real recording (skipped without root and tracefs), and
+# batch's dataset with its documented queries (DuckDB) and Dask job.
+check: layers unit golden robustness oracle diffs zlib record dataset
 
 # What CI runs: the suite, again under ASan+UBSan, and valgrind.
 check-all: check valgrind
@@ -99,6 +100,9 @@ zlib: $(BIN)
 record: $(BIN)
 	$(Q)tests/run-record.sh $(BIN)
 
+dataset: $(BIN)
+	$(Q)tests/run-dataset.sh $(BIN)
+
 # Turns a zstd trace.dat into a zlib one (how fixtures/qemu-zlib/ was made).
 $(BUILD)/mkzlib: tests/tools/mkzlib.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -112,6 +116,7 @@ $(BUILD)/bare-read: tests/bench/bare-read.c
 
 bench: $(BIN) $(BUILD)/bare-read
 	$(Q)tests/bench.sh $(BIN) $(BUILD)/bare-read
+	$(Q)tests/bench-batch.sh $(BIN)
 
 # How often the recording kernel's preset reproduces the kernel's choice (not a test).
 fidelity: $(BIN)
