@@ -149,16 +149,6 @@ static int write_wakeup(struct sr_analysis *a, const struct wake *w, json_t *lat
 	return sr_ndjson_write(&r->wakeups, row);
 }
 
-static json_t *depends_json(unsigned int depends)
-{
-	json_t *arr = json_array();
-
-	for (int bit = 0; arr && bit < 16; bit++)
-		if (depends & (1u << bit))
-			json_array_append_new(arr, json_string(sr_dep_name(1u << bit)));
-	return arr;
-}
-
 /* One row per policy; a model that refused its input has null answers. */
 static int write_decisions(struct sr_analysis *a, const struct sr_wakeup *w,
 			   const struct wake *wk)
@@ -182,7 +172,7 @@ static int write_decisions(struct sr_analysis *a, const struct sr_wakeup *w,
 		set(row, "sync_assumed", answered ? json_boolean(b->sync_assumed) : json_null());
 		/* the answer under the other WF_SYNC value: the same when not read */
 		set(row, "cpu_other_sync", cpu_or_null(b->alt_cpu >= 0 ? b->alt_cpu : b->cpu));
-		set(row, "depends_on", depends_json(b->depends));
+		set(row, "depends_on", sr_deps_json(b->depends));
 		ret = sr_ndjson_write(&r->decisions, row);
 	}
 	return ret;
