@@ -79,6 +79,21 @@ rc=$?
 	grep -q "^ok .*perf-pipe.dat" "$tmp/fifo.out" && ok ||
 	{ bad "timeout: exit $rc"; cat "$tmp/fifo.out"; }
 
+# a worker that crashes (here: a SIGSEGV sent to it while it waits on the FIFO) is failed, with its signal
+"$bin" batch -j 1 --timeout 0 -o "$tmp/ds-crash" "$tmp/fifo.dat" >"$tmp/crash.out" &
+bpid=$!
+for _ in $(seq 100); do
+	child=$(cat "/proc/$bpid/task/$bpid/children" 2>/dev/null)
+	[ -n "$child" ] && break
+	sleep 0.1
+done
+[ -n "$child" ] && kill -SEGV $child
+wait $bpid
+rc=$?
+[ $rc -eq 3 ] && grep -q "^failed .*fifo.dat: crashed: killed by signal 11" "$tmp/crash.out" &&
+	zcat "$tmp"/ds-crash/traces/kernel=unknown/*.ndjson.gz | grep -q '"status":"failed"' && ok ||
+	{ bad "crash: exit $rc"; cat "$tmp/crash.out"; }
+
 # ------------------------------------------------------------ types, parquet
 "$sr_dataset" parquet "$ds" >/dev/null || bad "parquet"
 for form in --ndjson ""; do
