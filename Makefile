@@ -101,7 +101,7 @@ record: $(BIN)
 	$(Q)tests/run-record.sh $(BIN)
 
 dataset: $(BIN)
-	$(Q)tests/run-dataset.sh $(BIN)
+	$(Q)SR_DATASET_QUICK=$(if $(filter 1,$(SANITIZE)),1,0) tests/run-dataset.sh $(BIN)
 
 # Turns a zstd trace.dat into a zlib one (how fixtures/qemu-zlib/ was made).
 $(BUILD)/mkzlib: tests/tools/mkzlib.c $(LIB)

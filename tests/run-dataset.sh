@@ -10,8 +10,13 @@
 #    golden output (tests/dataset/NAME.expected; --update rewrites them);
 #  - the Dask job on a LocalCluster writes the same dataset as batch.
 #
+# SR_DATASET_QUICK=1 (what `make SANITIZE=1 check` sets: the same code under
+# the sanitizers, in a fraction of the time) takes only the numa4 and 2-CPU
+# fixtures, and runs the examples without comparing their output.
+#
 # usage: tests/run-dataset.sh BIN [--update]
 set -u
+quick=${SR_DATASET_QUICK:-0}
 bin=$(realpath "$1")
 update=${2:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,15 +39,17 @@ fi
 
 # ------------------------------------------------------------ batch
 printf 'not a trace' >"$tmp/corrupt.dat"
-{ cat tests/dataset/fixtures.list; printf '%s\n' "$tmp/corrupt.dat" "$tmp/missing.dat"; } \
+pick=. pick2=.
+[ "$quick" = 1 ] && pick='numa4-4s2c2t\|machine-local' pick2=numa4-4s2c2t
+{ grep -v '^#' tests/dataset/fixtures.list | grep "$pick"; printf '%s\n' "$tmp/corrupt.dat" "$tmp/missing.dat"; } \
 	>"$tmp/list"
 ds=$tmp/ds
 "$bin" --json batch -j 2 -o "$ds" --from "$tmp/list" >"$tmp/sum.json"
 rc=$?
 [ $rc -eq 3 ] && ok || bad "batch over the fixtures: exit $rc, expected 3 (some failed)"
-/usr/bin/python3 - "$tmp/sum.json" "$tmp" <<'PY' && ok || bad "batch statuses"
+/usr/bin/python3 - "$tmp/sum.json" "$tmp" "$(grep -c . "$tmp/list")" <<'PY' && ok ||
 import json, sys
-s, tmp = json.load(open(sys.argv[1])), sys.argv[2]
+s, tmp, listed = json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3])
 by = {r["path"]: r for r in s["results"]}
 want = {tmp + "/corrupt.dat": ("refused", "bad magic"),
         tmp + "/missing.dat": ("refused", "No such file")}
@@ -50,12 +57,13 @@ errs = [f"{p}: {r['status']} {r['message']}" for p, r in by.items()
         if p not in want and r["status"] != "ok"]
 errs += [f"{p}: {by[p]['status']} {by[p]['message']!r}, want {st} ~{m!r}"
          for p, (st, m) in want.items() if by[p]["status"] != st or m not in by[p]["message"]]
-if s["ok"] != len(by) - 2 or s["ok"] < 80:
-    errs.append(f"{s['ok']} ok of {len(by)}")
+if s["ok"] != len(by) - 2 or len(by) != listed:
+    errs.append(f"{s['ok']} ok of {len(by)}, {listed} listed")
 if errs:
     print("\n".join(errs))
 sys.exit(1 if errs else 0)
 PY
+	bad "batch statuses"
 
 # a rerun skips what is done and rewrites nothing (the missing file is tried again)
 snap() { find "$ds" -path "$ds/_tmp" -prune -o -type f -printf '%p %s %T@\n' | sort; }
@@ -65,21 +73,22 @@ snap | grep -v "$missing_id" >"$tmp/before"
 rc=$?
 skipped=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["skipped"])' \
 	"$tmp/sum2.json")
-[ $rc -eq 3 ] && [ "$skipped" -eq $(($(grep -cv '^#' "$tmp/list") - 1)) ] &&
+[ $rc -eq 3 ] && [ "$skipped" -eq $(($(grep -c . "$tmp/list") - 1)) ] &&
 	ok || bad "rerun: exit $rc, $skipped skipped"
 snap | grep -v "$missing_id" | diff -q "$tmp/before" - >/dev/null && ok ||
 	bad "rerun changed files"
 
 # a trace that never ends (a FIFO nobody writes) fails by --timeout; the batch goes on
 mkfifo "$tmp/fifo.dat"
-"$bin" batch -j 2 --timeout 1 -o "$tmp/ds-fifo" "$tmp/fifo.dat" fixtures/perf-pipe.dat \
-	>"$tmp/fifo.out"
+"$bin" batch -j 2 --timeout 5 -o "$tmp/ds-fifo" "$tmp/fifo.dat" \
+	fixtures/qemu-ipc-6.1/numa2-2s4c2t/mq.dat >"$tmp/fifo.out"
 rc=$?
-[ $rc -eq 3 ] && grep -q "^failed .*fifo.dat: timed out after 1 s" "$tmp/fifo.out" &&
-	grep -q "^ok .*perf-pipe.dat" "$tmp/fifo.out" && ok ||
+[ $rc -eq 3 ] && grep -q "^failed .*fifo.dat: timed out after 5 s" "$tmp/fifo.out" &&
+	grep -q "^ok .*mq.dat" "$tmp/fifo.out" && ok ||
 	{ bad "timeout: exit $rc"; cat "$tmp/fifo.out"; }
 
-# a worker that crashes (here: a SIGSEGV sent to it while it waits on the FIFO) is failed, with its signal
+# a worker killed by a signal (SIGKILL, as the OOM killer sends: a sanitizer would
+# catch a SIGSEGV) while it waits on the FIFO is failed, with its signal
 "$bin" batch -j 1 --timeout 0 -o "$tmp/ds-crash" "$tmp/fifo.dat" >"$tmp/crash.out" &
 bpid=$!
 for _ in $(seq 100); do
@@ -87,10 +96,10 @@ for _ in $(seq 100); do
 	[ -n "$child" ] && break
 	sleep 0.1
 done
-[ -n "$child" ] && kill -SEGV $child
+[ -n "$child" ] && kill -KILL $child
 wait $bpid
 rc=$?
-[ $rc -eq 3 ] && grep -q "^failed .*fifo.dat: crashed: killed by signal 11" "$tmp/crash.out" &&
+[ $rc -eq 3 ] && grep -q "^failed .*fifo.dat: crashed: killed by signal 9" "$tmp/crash.out" &&
 	zcat "$tmp"/ds-crash/traces/kernel=unknown/*.ndjson.gz | grep -q '"status":"failed"' && ok ||
 	{ bad "crash: exit $rc"; cat "$tmp/crash.out"; }
 
@@ -132,7 +141,7 @@ PY
 # ------------------------------------------------------------ documented queries
 # A second dataset for the policy diff: the 6.1 QEMU traces under 5.11 and 5.12.
 ds2=$tmp/ds2
-find fixtures/qemu -name '*.dat' | sort >"$tmp/list2"
+find fixtures/qemu -name '*.dat' | grep "$pick2" | sort >"$tmp/list2"
 "$bin" batch -j 2 -o "$ds2" --policy linux-5.11 --policy linux-5.12 --from "$tmp/list2" \
 	>/dev/null && "$sr_dataset" parquet "$ds2" >/dev/null || bad "policy-diff dataset"
 for name in $(sed -n 's/^-- example: //p' "$doc"); do
@@ -140,7 +149,10 @@ for name in $(sed -n 's/^-- example: //p' "$doc"); do
 	case $name in policy-diff) d=$ds2 ;; *) d=$ds ;; esac
 	out=$("$sr_dataset" query "$d" --doc "$doc" "$name" 2>&1 | sed "s|$tmp|TMP|g")
 	[ "$update" = --update ] && printf '%s\n' "$out" >"$want"
-	if [ ! -f "$want" ]; then
+	if [ "$quick" = 1 ]; then	# other traces, other numbers: only that it runs
+		[ "$(printf '%s\n' "$out" | head -1)" = "$(head -1 "$want")" ] && ok ||
+			bad "example $name: $out"
+	elif [ ! -f "$want" ]; then
 		bad "example $name: no $want"
 	elif diff -u "$want" <(printf '%s\n' "$out") >"$tmp/diff"; then
 		ok
@@ -176,7 +188,7 @@ a, b = tree(sys.argv[1]), tree(sys.argv[2])
 diff = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
 for k in diff[:20]:
     print("differs:", k)
-sys.exit(1 if diff or len(a) < 80 else 0)
+sys.exit(1 if diff or len(a) < 10 else 0)
 PY
 
 echo "dataset: $pass passed, $fail failed"

@@ -44,9 +44,11 @@ def analyse(binary, out, opts, path, topology, timeout):
     if p.returncode not in (0, 3):
         return {"path": path, "status": "failed",
                 "message": (p.stderr or p.stdout).strip() or f"exit {p.returncode}"}
-    result = json.loads(p.stdout)["results"][0]
-    result["worker"] = os.uname().nodename
-    return result
+    try:
+        return json.loads(p.stdout)["results"][0]
+    except (ValueError, KeyError, IndexError):
+        return {"path": path, "status": "failed",
+                "message": f"unreadable summary from {binary}: {p.stdout[:200]!r}"}
 
 
 def read_list(name):

@@ -21,6 +21,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const schema = JSON.parse(fs.readFileSync(path.join(here, 'schema.json'), 'utf8'));
 const TABLES = Object.keys(schema.tables);
 
+const mtime = (f) => fs.statSync(f).mtimeMs;
 const columnsOf = (table) => [...schema.identity, ...schema.tables[table]];
 const quote = (s) => `'${String(s).replaceAll("'", "''")}'`;
 const structOf = (table) =>
@@ -48,7 +49,29 @@ function source(dir, table, ndjson) {
 	return `read_parquet(${quote(`${dir}/parquet/${table}/*/*.parquet`)}, ${hive})`;
 }
 
+// Parquet files that do not mirror the NDJSON rows (not converted yet, or
+// older): reading them would give silently stale numbers.
+function staleParquet(dir) {
+	return TABLES.flatMap((t) => {
+		const pq = new Set(partitionFiles(path.join(dir, 'parquet', t), '.parquet')
+			.map(([p, f]) => `${p}/${f}`));
+		const stale = partitionFiles(path.join(dir, t), '.ndjson.gz').filter(([p, f]) => {
+			const rel = `${p}/${f.replace(/\.ndjson\.gz$/, '.parquet')}`;
+			const ok = pq.delete(rel) &&
+				mtime(path.join(dir, 'parquet', t, rel)) >= mtime(path.join(dir, t, p, f));
+			return !ok;
+		});
+		return [...stale.map(([p, f]) => `${t}/${p}/${f}`), ...[...pq].map((f) => `parquet/${t}/${f}`)];
+	});
+}
+
 async function connect(dir, ndjson) {
+	const stale = ndjson ? [] : staleParquet(dir);
+
+	if (stale.length)
+		throw new Error(`${dir}/parquet does not match the NDJSON rows (${stale[0]}` +
+			`${stale.length > 1 ? ` and ${stale.length - 1} more` : ''}): run ` +
+			`'sr-dataset.mjs parquet ${dir}' first, or query --ndjson`);
 	const db = await DuckDBInstance.create(':memory:');
 	const con = await db.connect();
 
@@ -125,8 +148,6 @@ async function bench(dir, doc) {
 }
 
 // ------------------------------------------------------------ parquet
-
-const mtime = (f) => fs.statSync(f).mtimeMs;
 
 // One trace's rows of one table, with schema.json's types (not inferred per file).
 async function convert(con, table, src, dst) {
