@@ -6,7 +6,7 @@ PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS      := libtracecmd libtraceevent libtracefs jansson zlib libcrypto
+PKGS      := libtracecmd libtraceevent libtracefs jansson zlib libbpf libcrypto
 
 ifeq ($(SANITIZE),1)
 BUILD     ?= build-san

@@ -9,7 +9,8 @@ cd "$(dirname "$0")"
 
 packages=(
 	build-essential pkg-config make
-	libtracecmd-dev libtraceevent-dev libtracefs-dev libjansson-dev zlib1g-dev libssl-dev	# libraries
+	libtracecmd-dev libtraceevent-dev libtracefs-dev libjansson-dev zlib1g-dev libbpf-dev	# libraries
+	libssl-dev							# SHA-256 of traces (batch)
 	libcmocka-dev valgrind python3 time				# the test suite
 	trace-cmd							# the oracle's trace-cmd report
 	python3-distributed						# batch on Dask (tools/sr-dask.py)

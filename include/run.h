@@ -14,6 +14,7 @@
 #include "trace.h"
 
 #define SR_MAX_WARNINGS 16
+#define SR_MAX_CGROUP_WEIGHTS 64
 
 struct sr_run_opts {
 	const char *path;
@@ -23,6 +24,8 @@ struct sr_run_opts {
 	int nr_policies;
 	bool root_cgroup;		/* --assume-root-cgroup */
 	bool probes_measure_only;	/* --probes-measure-only */
+	struct sr_cgroup_weight cgroup_weights[SR_MAX_CGROUP_WEIGHTS];	/* --cgroup-weight */
+	int nr_cgroup_weights;
 	struct sr_analysis_opts an;	/* what the analyses are asked (migration cost, top...) */
 };
 

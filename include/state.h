@@ -29,6 +29,7 @@ struct sr_rq {
 	unsigned int idle_nr_running;	/* SCHED_IDLE tasks among them */
 	unsigned long load_weight;	/* Σ weight of queued CFS tasks incl. curr (rq.load.weight) */
 	unsigned long load_avg;		/* PELT cfs_rq.avg.load_avg, blocked load included */
+	unsigned long group_load_avg;	/* the part of load_avg from task groups' entities */
 	unsigned long runnable_load_avg;/* PELT of enqueued entities only (≤ 5.6) */
 	unsigned long util_avg;
 	unsigned long util_est;		/* Σ util_est of the enqueued CFS tasks (6.x cfs_rq) */
@@ -75,8 +76,31 @@ enum sr_sched_policy {
 	SR_SCHED_RT,			/* FIFO/RR/DL: prio < 100 */
 };
 
-/* Task group the task belongs to, for the 2.6.38 effective_load() and task_h_load(). */
-struct sr_tg;
+/*
+ * One task group on one CPU: its cfs_rq there (se->my_q) and the group
+ * entity that represents it in the parent's cfs_rq (tg->se[cpu]).
+ */
+struct sr_tg_cpu {
+	unsigned long load_weight;	/* my_q->load.weight: Σ queued weight in the group */
+	unsigned long rq_weight;	/* 2.6.37 my_q->rq_weight: update_shares() snapshot */
+	unsigned long shares;		/* 2.6.37 my_q->shares ("s"): update_shares() snapshot */
+	unsigned long load_contribution;/* 2.6.38 my_q->load_contribution (windowed average) */
+	unsigned long se_weight;	/* tg->se[cpu]->load.weight: the group's share here */
+	unsigned long load_avg;		/* my_q->avg.load_avg (PELT, blocked load included) */
+	unsigned long se_load_avg;	/* tg->se[cpu]->avg.load_avg */
+};
+
+/*
+ * A non-root task group (a cgroup with the cpu controller, or an
+ * autogroup); a NULL group pointer everywhere means the root group.
+ */
+struct sr_tg {
+	const struct sr_tg *parent;	/* NULL: a child of the root group */
+	unsigned long shares;		/* tg->shares ("S"), 1024 by default */
+	int load_weight;		/* 2.6.38 atomic_t tg->load_weight = Σ load_contribution */
+	int nr_cpus;			/* entries in cpu[]; must cover every CPU asked about */
+	const struct sr_tg_cpu *cpu;
+};
 
 /* A task (wakee or waker) as a model sees it. */
 struct sr_task_view {
@@ -108,6 +132,8 @@ struct sr_task_view {
 	bool h_load_known;
 	unsigned long h_load;
 };
+
+struct sr_group;
 
 /* Per-LLC lazy hints (sd_llc_shared). */
 struct sr_llc_view {
@@ -311,6 +337,8 @@ struct sr_task {
 	int delayed_cpu;		/* counted in that CPU's maybe_delayed, else -1 */
 	uint32_t delayed_gen;		/* ... while its idle_gen was this */
 	struct sr_sync_evidence sync;	/* as a waker */
+	struct sr_group *grp;		/* its task group (v.tg is &grp->tg), NULL: root */
+	bool grp_known;			/* set by an event or inherited, not assumed */
 	enum sr_task_state state;
 	int last_out_cpu;		/* CPU of the last switch-out, -1 unknown */
 	uint64_t first_seen;
@@ -380,6 +408,8 @@ struct sr_cpu_state {
 	uint64_t resyncs;		/* queued tasks dropped at an idle switch */
 	unsigned int ttwu_pending;	/* wakeups assumed queued on this CPU's wakelist */
 	struct sr_task idle;		/* the CPU's idle task (pid 0): a waker from irq context */
+	unsigned long root_weight;	/* queued weight of root-group tasks: the root cfs_rq's
+					 * own tasks (group entities are added at placements) */
 	uint64_t busy_since;		/* when it last left idle, 0 while idle or unknown */
 	uint64_t mismatches;		/* switches whose prev was not the task seen switched in */
 	uint64_t idle_mismatches;	/* ... when we had seen it go idle */
@@ -403,6 +433,12 @@ struct sr_state_hooks {
 	int (*run)(void *data, const struct sr_task *t, int cpu, uint64_t ts);
 };
 
+/* A cgroup's cpu.weight (1 - 10000, 100 = 1024 shares), by its id. */
+struct sr_cgroup_weight {
+	int64_t id;
+	unsigned int weight;
+};
+
 struct sr_state_cfg {
 	int nr_cpus;
 	const struct sr_topo *topo;
@@ -415,6 +451,9 @@ struct sr_state_cfg {
 	 * kernel's select_task_rq_fair() with its WF_SYNC and task loads.
 	 * @probes_measure_only: compare the reconstruction with them, use nothing.
 	 */
+	/* cgroup v2 cpu.weight the user or the snapshot gave, by cgroup id */
+	const struct sr_cgroup_weight *cgroup_weights;
+	int nr_cgroup_weights;
 	bool has_select_probe;
 	bool delayed_dequeue;		/* the kernel has DELAY_DEQUEUE on (6.12+) */
 	bool probes_measure_only;
@@ -477,6 +516,9 @@ struct sr_state {
 	struct sr_cpumask *one_cpu;	/* nr_cpus masks of one CPU each: pinned tasks' cpus_ptr */
 	struct sr_pidtab sync_by_comm;	/* struct sr_comm_sync: evidence shared by a comm */
 	struct sr_pidtab tasks;		/* struct sr_task_slot by pid */
+	struct sr_group **groups;	/* task groups seen (cgroups, autogroups) */
+	int nr_groups;
+	uint64_t groups_dropped;	/* memberships not followed: too many groups */
 	struct sr_wakeup_counts wc;
 	struct sr_probe_stats probes;
 	uint64_t now;
@@ -492,6 +534,8 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev);
 void sr_state_finish(struct sr_state *s, uint64_t end);
 
 struct sr_task *sr_state_task(const struct sr_state *s, int pid);
+/* How many of the task groups followed have known shares (autogroups, --cgroup-weight). */
+int sr_state_groups_shares_known(const struct sr_state *s);
 /* The @i-th task of the table, or NULL for an empty slot (i < s->tasks.nr_slots). */
 struct sr_task *sr_state_task_at(const struct sr_state *s, size_t i);
 const char *sr_wclass_name(enum sr_wclass c);

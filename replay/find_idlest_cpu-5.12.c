@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include "models-affine.h"
 #include "models-sis.h"
 
 /* ---- sd->imb_numa_nr ---- */
@@ -130,8 +131,7 @@ static void cpu_stats(const struct fic *f, int i, struct fig_stats *g)
 	unsigned int local = 0, nr;
 
 	if (task_on(f, i)) {
-		/* cpu_load_without(): task_h_load(p), the root-group form unless recorded */
-		lsub_positive(&load, p->h_load_known ? p->h_load : p->load_avg);
+		lsub_positive(&load, sr_task_h_load_ctx(f->ctx, p, i));	/* cpu_load_without() */
 		lsub_positive(&util, p->util_avg);
 		lsub_positive(&run, p->util_avg);
 		local = f->ctx->kind == SR_WAKE_EXEC;	/* task_running_on_cpu(): queued */

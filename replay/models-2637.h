@@ -17,27 +17,6 @@
 #define SR_IDLE_TASK_WEIGHT	SR_NICE_0_LOAD
 
 /*
- * One task group on one CPU: its cfs_rq there (se->my_q) and the group
- * entity that represents it in the parent's cfs_rq (tg->se[cpu]).
- */
-struct sr_tg_cpu {
-	unsigned long load_weight;	/* my_q->load.weight: Σ queued weight in the group */
-	unsigned long rq_weight;	/* 2.6.37 my_q->rq_weight: update_shares() snapshot */
-	unsigned long shares;		/* 2.6.37 my_q->shares ("s"): update_shares() snapshot */
-	unsigned long load_contribution;/* 2.6.38 my_q->load_contribution (windowed average) */
-	unsigned long se_weight;	/* tg->se[cpu]->load.weight: the group's share here */
-};
-
-/* A non-root task group; a NULL group pointer everywhere means the root group. */
-struct sr_tg {
-	const struct sr_tg *parent;	/* NULL: a child of the root group */
-	unsigned long shares;		/* tg->shares ("S"), 1024 by default */
-	int load_weight;		/* 2.6.38 atomic_t tg->load_weight = Σ load_contribution */
-	int nr_cpus;			/* entries in cpu[]; must cover every CPU asked about */
-	const struct sr_tg_cpu *cpu;
-};
-
-/*
  * effective_load(tg, cpu, wl, wg): root-level load change on @cpu when @wl
  * of weight joins @tg there and the group's total weight changes by @wg.
  * *@res receives the kernel's long.  0 or -EINVAL / -EOVERFLOW.

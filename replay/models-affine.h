@@ -46,6 +46,9 @@ struct sr_hload_level {
 };
 unsigned long sr_task_h_load_414(unsigned long se_load_avg, const struct sr_hload_level *lv,
 			      int nr);
+/* task_h_load(@t) on @cpu as the context shows it: a probe's value, else its group's levels. */
+unsigned long sr_task_h_load_ctx(const struct sr_wake_ctx *ctx, const struct sr_task_view *t,
+				 int cpu);
 
 /*
  * The affine step, given the lowest SD_WAKE_AFFINE domain @sd of ctx->this_cpu

@@ -15,8 +15,9 @@
  *
  * cpu_load(): runnable_load_avg up to 5.6 (target_load()/source_load() with
  * wake_idx 0, then cpu_runnable_load()), cfs_rq.avg.load_avg from 5.7.
- * task_h_load() uses the root-group form (CONFIG_FAIR_GROUP_SCHED, no group
- * known); the answer then depends on SR_DEP_CGROUP when the state says so.
+ * task_h_load() descends from the root cfs_rq to the task's group (the
+ * state's task groups, one level); the answer depends on SR_DEP_CGROUP when
+ * the state only assumed the membership or the group's shares.
  */
 #include "models-affine.h"
 
@@ -64,19 +65,25 @@ unsigned long sr_task_h_load_414(unsigned long se_load_avg, const struct sr_hloa
 }
 
 /*
- * task_h_load(t): the kernel's value when a probe recorded it, else the
- * root-group form for a task on @cpu: load_avg * L / (L + 1).
+ * task_h_load(t) for a task on @cpu: the kernel's value when a probe
+ * recorded it; else from the root cfs_rq down to the task's group's
+ * (one level: nested groups are seen flat).
  */
-static unsigned long h_load_root(const struct sr_wake_ctx *ctx, const struct sr_task_view *t,
+unsigned long sr_task_h_load_ctx(const struct sr_wake_ctx *ctx, const struct sr_task_view *t,
 				 int cpu)
 {
-	struct sr_hload_level root = { .cfs_load_avg = ctx->rq[cpu].load_avg };
+	struct sr_hload_level lv[2] = { { .cfs_load_avg = ctx->rq[cpu].load_avg } };
 
 	if (!t)
 		return 0;	/* no view of current: the idle task carries no load */
 	if (t->h_load_known)
 		return t->h_load;	/* the kernel's own, from a probe */
-	return sr_task_h_load_414(t->load_avg, &root, 1);
+	if (t->tg && cpu < t->tg->nr_cpus) {
+		lv[1].cfs_load_avg = t->tg->cpu[cpu].load_avg;
+		lv[1].gse_load_avg = t->tg->cpu[cpu].se_load_avg;
+		return sr_task_h_load_414(t->load_avg, lv, 2);
+	}
+	return sr_task_h_load_414(t->load_avg, lv, 1);
 }
 
 /* task_cpu(p): the cfs_rq p's h_load is read from. */
@@ -208,12 +215,17 @@ int sr_wake_affine_idle_416(const struct sr_policy *pol, const struct sr_wake_ct
 	return prev;
 }
 
-/* Inputs of the weight test the trace cannot pin down. */
+/*
+ * Inputs of the weight test the trace cannot pin down.  Task groups'
+ * loads are the state's approximation of calc_group_shares() and the
+ * group entities' PELT: a comparison that reads them is never certain.
+ */
 static void dep_weight(const struct sr_wake_ctx *ctx, struct sr_decision *d)
 {
 	d->depends |= ctx->unknown & (SR_DEP_CGROUP | SR_DEP_PELT_WARMUP);
-	if (ctx->p->tg || (ctx->curr && ctx->curr->tg))
-		d->depends |= SR_DEP_CGROUP;	/* group shares not modelled: root form used */
+	if (ctx->p->tg || (ctx->curr && ctx->curr->tg) ||
+	    ctx->rq[ctx->this_cpu].group_load_avg || ctx->rq[ctx->prev_cpu].group_load_avg)
+		d->depends |= SR_DEP_CGROUP;
 }
 
 /*
@@ -242,7 +254,7 @@ static bool wa_weight_sync(const struct sr_wake_ctx *ctx, bool sync, int64_t *th
 
 	if (!sync)
 		return false;
-	current_load = h_load_root(ctx, ctx->curr, ctx->this_cpu);
+	current_load = sr_task_h_load_ctx(ctx, ctx->curr, ctx->this_cpu);
 	/* unsigned long vs s64: compared as unsigned, as in the kernel */
 	heavier = current_load > (unsigned long)*this_load;
 	dep_close(ctx, (int64_t)current_load, *this_load, d);
@@ -263,7 +275,7 @@ static bool wa_weight_eff(const struct sr_policy *pol, const struct sr_wake_ctx 
 			  struct sr_decision *d)
 {
 	int this = ctx->this_cpu, prev = ctx->prev_cpu;
-	unsigned long task_load = h_load_root(ctx, ctx->p, wakee_cpu(ctx));
+	unsigned long task_load = sr_task_h_load_ctx(ctx, ctx->p, wakee_cpu(ctx));
 	unsigned long prev_load = wa_cpu_load(pol, &ctx->rq[prev]);
 	unsigned int bias = wa_bias(pol, sd);
 	int64_t te, pe;

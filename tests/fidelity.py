@@ -41,6 +41,21 @@ def root_cgroup(trace):
     return is_qemu(trace) and not any(w in name for w in ("cgroup", "autogroup"))
 
 
+def cgroup_weights(trace):
+    """The cgroup ids and cpu.weight values the QEMU harness printed beside the trace
+    (`qr_a cgroup_id(ino)=28 cpu.weight=100` in <workload>.txt)."""
+    txt = os.path.splitext(trace)[0] + ".txt"
+    found = []
+    if not os.path.exists(txt):
+        return found
+    with open(txt, errors="replace") as f:
+        for line in f:
+            words = dict(w.split("=", 1) for w in line.split() if "=" in w)
+            if "cgroup_id(ino)" in words and words.get("cpu.weight", "").isdigit():
+                found.append("%s=%s" % (words["cgroup_id(ino)"], words["cpu.weight"]))
+    return found
+
+
 def workload(trace):
     return os.path.splitext(os.path.basename(trace))[0]
 
@@ -56,6 +71,8 @@ def analyze(binary, trace, topo, policies):
         cmd += ["--topology", topo]
     if root_cgroup(trace):
         cmd += ["--assume-root-cgroup"]
+    for w in cgroup_weights(trace):
+        cmd += ["--cgroup-weight", w]
     for p in policies:
         cmd += ["--policy", p]
     out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -116,6 +116,31 @@ expect_rc 2 -o "$tmp/x.dat" --no-snapshot -- /no/such/command
 expect_rc 4 -o "$tmp/x.dat" --no-snapshot -- false
 expect_rc 2 -o "$out" -- true		# FILE.machine exists
 
+# --probes: on a kernel without kprobe events it is refused before COMMAND runs
+# (exit 2, the reason said, no probe event left); with them it records the
+# probe events and analyze replays the wakeups at them.
+"$bin" record --probes -o "$tmp/p.dat" --no-snapshot -- "${workload[@]}" >/dev/null 2>"$tmp/perr"
+rc=$?
+if [ -e "${T:-/sys/kernel/tracing}/kprobe_events" ]; then
+	if [ $rc -eq 0 ] && "$bin" analyze "$tmp/p.dat" 2>/dev/null | python3 -c '
+import json, sys
+p = json.load(sys.stdin)["probes"]
+sys.exit(0 if p and p["selects"] > 0 and p["placed_at_select"] > 0 else 1)'; then
+		ok
+	else
+		bad "record --probes exited $rc or analyze did not use the probes: $(tail -2 "$tmp/perr")"
+	fi
+elif [ $rc -eq 2 ] && grep -q "kprobe" "$tmp/perr" && [ ! -e "$tmp/p.dat" ]; then
+	ok
+else
+	bad "record --probes without kprobe events: exit $rc, $(tail -2 "$tmp/perr")"
+fi
+if [ -n "$T" ] && grep -q '^[pr][0-9]*:sr/' "$T/dynamic_events" 2>/dev/null; then
+	bad "record --probes left probe events behind"
+else
+	ok
+fi
+
 top_state >"$tmp/after"
 if diff -u "$tmp/before" "$tmp/after"; then
 	ok

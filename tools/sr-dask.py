@@ -27,8 +27,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # Options passed through to `schedreplay batch` unchanged: they decide the results.
-PASS_VALUE = ["--policy", "--topology", "--migration-cost", "--hz", "--top",
+PASS_VALUE = ["--policy", "--cgroup-weight", "--topology", "--migration-cost", "--hz", "--top",
               "--idle-threshold", "--timeout"]
+REPEATED = ["--policy", "--cgroup-weight"]
 PASS_FLAG = ["--assume-root-cgroup", "--probes-measure-only"]
 
 
@@ -76,7 +77,7 @@ def parse(argv):
     ap.add_argument("--from", dest="from_list", help="a list of traces ('-': stdin)")
     ap.add_argument("--parquet", action="store_true", help="write the Parquet copy after")
     for o in PASS_VALUE:
-        ap.add_argument(o, action="append" if o == "--policy" else "store")
+        ap.add_argument(o, action="append" if o in REPEATED else "store")
     for o in PASS_FLAG:
         ap.add_argument(o, action="store_true")
     ap.add_argument("traces", nargs="*")

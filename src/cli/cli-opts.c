@@ -12,7 +12,7 @@
 enum {
 	OPT_MIGRATION_COST = 256, OPT_HZ, OPT_TOPOLOGY, OPT_POLICY, OPT_TOP, OPT_COMPACT,
 	OPT_DECISIONS, OPT_IDLE_THRESHOLD, OPT_PID, OPT_AT, OPT_WAKEUP, OPT_JSON, OPT_ROOT_CGROUP,
-	OPT_PROBES_MEASURE, OPT_FROM, OPT_TIMEOUT,
+	OPT_PROBES_MEASURE, OPT_CGROUP_WEIGHT, OPT_FROM, OPT_TIMEOUT,
 };
 
 struct opt_desc {
@@ -37,6 +37,9 @@ static const struct opt_desc opts[] = {
 	{ { "assume-root-cgroup", no_argument, NULL, OPT_ROOT_CGROUP }, SR_O_RUN,
 	  "--assume-root-cgroup every task is in the root task group (no cpu cgroup controller,\n"
 	  "                     autogroup off): cgroup shares stop being an unknown input" },
+	{ { "cgroup-weight", required_argument, NULL, OPT_CGROUP_WEIGHT }, SR_O_RUN,
+	  "--cgroup-weight ID=W the cgroup of id ID (cgroup_attach_task's dst_id, the\n"
+	  "                     directory's inode) has cpu.weight W (repeatable; default 100)" },
 	{ { "probes-measure-only", no_argument, NULL, OPT_PROBES_MEASURE }, SR_O_RUN,
 	  "--probes-measure-only  a trace recorded with 'record --probes': compare the\n"
 	  "                     reconstructed inputs with the kernel's, replay without them" },
@@ -126,6 +129,27 @@ static int bad(const struct sr_cli *cli, const char *opt, const char *want, cons
 	return sr_cli_error(cli, SR_EXIT_BAD_INPUT, "%s wants %s, not '%s'", opt, want, arg);
 }
 
+/* ID=W: a cgroup id and its cpu.weight (CGROUP_WEIGHT_MIN..MAX). */
+static int take_cgroup_weight(const struct sr_cli *cli, const char *arg, struct sr_run_opts *o)
+{
+	const char *eq = strchr(arg, '=');
+	int64_t id, w;
+	char buf[32];
+
+	if (o->nr_cgroup_weights >= SR_MAX_CGROUP_WEIGHTS)
+		return sr_cli_error(cli, SR_EXIT_BAD_INPUT, "at most %d --cgroup-weight",
+				    SR_MAX_CGROUP_WEIGHTS);
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(buf))
+		return bad(cli, "--cgroup-weight", "ID=WEIGHT", arg);
+	memcpy(buf, arg, (size_t)(eq - arg));
+	buf[eq - arg] = '\0';
+	if (parse_i64(buf, 1, INT64_MAX, &id) || parse_i64(eq + 1, 1, 10000, &w))
+		return bad(cli, "--cgroup-weight", "ID=WEIGHT with ID >= 1 and WEIGHT 1..10000", arg);
+	o->cgroup_weights[o->nr_cgroup_weights++] = (struct sr_cgroup_weight){
+		.id = id, .weight = (unsigned int)w };
+	return 0;
+}
+
 static int take(const struct sr_cli *cli, int c, const char *arg, struct sr_run_opts *o,
 		struct sr_cli_out *out)
 {
@@ -165,6 +189,8 @@ static int take(const struct sr_cli *cli, int c, const char *arg, struct sr_run_
 	case OPT_ROOT_CGROUP:
 		o->root_cgroup = true;
 		return 0;
+	case OPT_CGROUP_WEIGHT:
+		return take_cgroup_weight(cli, arg, o);
 	case OPT_PROBES_MEASURE:
 		o->probes_measure_only = true;
 		return 0;

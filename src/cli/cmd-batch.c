@@ -354,6 +354,12 @@ static void options_string(struct sr_batch *b)
 		len = strlen(b->options);
 		snprintf(b->options + len, sizeof(b->options) - len, "recorded-kernel");
 	}
+	for (int i = 0; i < o->nr_cgroup_weights; i++) {
+		len = strlen(b->options);
+		snprintf(b->options + len, sizeof(b->options) - len, "%s%lld=%u",
+			 i ? "," : " cgroup_weight=", (long long)o->cgroup_weights[i].id,
+			 o->cgroup_weights[i].weight);
+	}
 }
 
 static int setup(const struct sr_cli *cli, struct batch_run *br, int argc, char **argv)

@@ -58,14 +58,18 @@ static void record_usage(FILE *f)
 		"  -C, --clock CLOCK    trace clock, default local (see tracefs trace_clock)\n"
 		"  --stat-runtime       also record sched_stat_runtime (when the kernel has it)\n"
 		"  --allow-lost         exit 0 even if events were lost (they are still reported)\n"
-		"  --no-snapshot        do not write FILE.machine/\n\n"
+		"  --no-snapshot        do not write FILE.machine/\n"
+		"  --probes             also kprobe select_task_rq_fair(), task_h_load(),\n"
+		"                       find_idlest_group() and autogroup creation (5.8+, BTF and\n"
+		"                       CONFIG_KPROBE_EVENTS): analyze then replays each wakeup with\n"
+		"                       the kernel's own WF_SYNC and loads\n\n"
 		"Ctrl-C stops recording and still writes FILE; a second one kills COMMAND.\n"
 		"Exit codes: 0 success, 1 failure, 2 bad usage or COMMAND cannot be run,\n"
 		"3 events were lost (FILE written), 4 COMMAND failed (FILE written).\n",
 		REC_DEFAULT_KB);
 }
 
-enum { OPT_STAT_RUNTIME = 256, OPT_ALLOW_LOST, OPT_NO_SNAPSHOT };
+enum { OPT_STAT_RUNTIME = 256, OPT_ALLOW_LOST, OPT_NO_SNAPSHOT, OPT_PROBES };
 
 static int parse_kb(const char *s, long *out)
 {
@@ -89,6 +93,7 @@ static int parse_args(const struct sr_cli *cli, int argc, char **argv, struct re
 		{ "stat-runtime", no_argument, NULL, OPT_STAT_RUNTIME },
 		{ "allow-lost", no_argument, NULL, OPT_ALLOW_LOST },
 		{ "no-snapshot", no_argument, NULL, OPT_NO_SNAPSHOT },
+		{ "probes", no_argument, NULL, OPT_PROBES },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -119,6 +124,9 @@ static int parse_args(const struct sr_cli *cli, int argc, char **argv, struct re
 			break;
 		case OPT_NO_SNAPSHOT:
 			o->snapshot = false;
+			break;
+		case OPT_PROBES:
+			o->probes = true;
 			break;
 		case 'h':
 			record_usage(stdout);
@@ -216,11 +224,12 @@ static json_t *argv_json(char **argv)
 /* What was recorded, for --json and schedreplay-snapshot.json. */
 static json_t *summary_json(const struct rec *r)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:I, s:O, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:I, s:O, s:O*, s:o, s:o, s:o, s:o}",
 			 "trace", r->o->out, "trace_buffer", "top-level",
 			 "tracefs_instance", r->name, "clock", r->o->clock,
 			 "cpus", r->nr_cpus, "buffer_kb", (json_int_t)r->buffer_kb,
-			 "events", r->events, "command", argv_json(r->o->cmd),
+			 "events", r->events, "probes", r->probe_status,
+			 "command", argv_json(r->o->cmd),
 			 "command_status", status_json(r),
 			 "interrupted", r->signo ? json_string(strsignal(r->signo)) : json_false(),
 			 "lost_events", lost_json(r));
@@ -305,6 +314,7 @@ static void free_rec(struct rec *r)
 	free(r->base);
 	free(r->stat);
 	json_decref(r->events);
+	json_decref(r->probe_status);
 }
 
 int sr_cmd_record(const struct sr_cli *cli, int argc, char **argv)

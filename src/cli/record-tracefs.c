@@ -236,6 +236,8 @@ static int setup_instance(struct rec *r)
 			    "x %d CPUs: %s (try a smaller -b)", r->buffer_kb, r->nr_cpus,
 			    strerror(errno));
 	ret = enable_events(r);
+	if (!ret && o->probes)
+		ret = sr_rec_probes_setup(r);
 	if (ret)
 		return ret;
 	/* Clearing also resets the per-CPU counters; keep a baseline anyway. */
@@ -315,6 +317,7 @@ void sr_rec_teardown(struct rec *r)
 		tracefs_instance_free(r->inst);
 		r->inst = NULL;
 	}
+	sr_rec_probes_teardown(r);
 	if (r->mounted_tracefs && umount(TRACEFS_PATH))
 		fprintf(stderr, "schedreplay: cannot unmount %s: %s\n", TRACEFS_PATH,
 			strerror(errno));

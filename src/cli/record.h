@@ -17,6 +17,7 @@ enum { REC_EXIT_LOST = 3, REC_EXIT_COMMAND = 4 };
 #define REC_MIN_KB		4
 #define REC_MAX_KB		(4L << 20)
 #define TRACEFS_PATH		"/sys/kernel/tracing"
+#define REC_MAX_PROBES		8
 
 struct rec_opts {
 	const char *out;
@@ -25,6 +26,7 @@ struct rec_opts {
 	bool stat_runtime;
 	bool allow_lost;
 	bool snapshot;
+	bool probes;			/* --probes: kprobes on the placement code */
 	char **cmd;			/* NULL-terminated */
 };
 
@@ -42,6 +44,9 @@ struct rec {
 	int nr_cpus;
 	long buffer_kb;
 	json_t *events;			/* "sched/NAME" enabled */
+	struct tracefs_dynevent *probes[REC_MAX_PROBES];	/* ours, removed at teardown */
+	int nr_probes;
+	json_t *probe_status;		/* --probes: [{event, status}] */
 	struct cpu_stat *base, *stat;
 	unsigned long long lost;
 	sigset_t sigs, oldmask;		/* blocked while recording; the caller's mask */
@@ -69,6 +74,12 @@ void sr_rec_count_lost(struct rec *r);
 int sr_rec_write_trace(struct rec *r);
 /* Undo everything sr_rec_setup() did; safe after a partial setup. */
 void sr_rec_teardown(struct rec *r);
+
+/* record-probes.c */
+/* Create and enable the probe events (--probes); fails only without the required ones. */
+int sr_rec_probes_setup(struct rec *r);
+/* Remove the probe events this run created. */
+void sr_rec_probes_teardown(struct rec *r);
 
 /* record-run.c */
 int sr_rec_run(struct rec *r);

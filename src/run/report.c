@@ -137,6 +137,14 @@ static json_t *err_json(const uint64_t *hist)
 	return o;
 }
 
+/* The task groups the state followed (cgroup events, the autogroup probe). */
+static json_t *groups_json(const struct sr_state *s)
+{
+	return json_pack("{s:i, s:i, s:I}", "followed", s->nr_groups,
+			 "shares_known", sr_state_groups_shares_known(s),
+			 "not_followed", (json_int_t)s->groups_dropped);
+}
+
 /* Only for traces with the select_task_rq_fair() probes: null otherwise. */
 static json_t *probes_json(const struct sr_run *r)
 {
@@ -203,11 +211,12 @@ json_t *sr_run_report(struct sr_run *r)
 {
 	json_t *rep, *warn;
 
-	rep = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:o}",
+	rep = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:o}",
 			"schema", SR_SCHEMA, "version", SR_VERSION,
 			"trace", trace_json(r), "topology", topology_json(r),
 			"wakeups", wakeups_json(&r->state.wc),
 			"probes", probes_json(r),
+			"task_groups", groups_json(&r->state),
 			"cache_hot", "placed_hot", (json_int_t)r->state.wc.placed_hot,
 			"affine_hot", (json_int_t)r->state.wc.affine_hot,
 			"migration_cost_ns", (json_int_t)r->opts.an.migration_cost_ns,

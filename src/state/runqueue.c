@@ -74,7 +74,7 @@ void sr_st_cpu_advance(struct sr_state *s, int cpu, uint64_t now)
 		c->since = now;
 	if (c->pelt_ts && now > c->pelt_ts) {
 		d = sr_pelt_decay(now - c->pelt_ts);
-		c->load_avg = c->load_avg * d + (double)rq->load_weight * (1.0 - d);
+		c->load_avg = c->load_avg * d + (double)c->root_weight * (1.0 - d);
 		c->runnable_avg = c->runnable_avg * d + (double)rq->load_weight * (1.0 - d);
 		c->util_avg = c->util_avg * d + (rq->curr_pid ? (double)SR_CAPACITY_SCALE : 0.0) * (1.0 - d);
 	}
@@ -116,7 +116,27 @@ static void util_est_account(struct sr_state *s, struct sr_task *t, int cpu, int
 	}
 }
 
-static void rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
+static void sub_clamped(unsigned long *v, unsigned long d)
+{
+	*v -= *v >= d ? d : *v;
+}
+
+/* The queued weight of @t at the level of its group: the root's, or its group's. */
+static void weight_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
+{
+	struct sr_cpu_state *c = &s->cpu[cpu];
+
+	if (t->grp) {
+		sr_st_group_account(s, t, cpu, sign);
+		return;
+	}
+	if (sign > 0)
+		c->root_weight += t->v.weight;
+	else
+		sub_clamped(&c->root_weight, t->v.weight);
+}
+
+void sr_st_rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
 {
 	struct sr_rq *rq;
 
@@ -125,6 +145,8 @@ static void rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
 	rq = &s->rq[cpu];
 	sr_st_cpu_advance(s, cpu, s->now);
 	util_est_account(s, t, cpu, sign);
+	if (t->v.policy != SR_SCHED_RT)
+		weight_account(s, t, cpu, sign);
 	if (sign > 0) {
 		rq->nr_running++;
 		if (t->v.policy != SR_SCHED_RT) {
@@ -138,8 +160,7 @@ static void rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
 		if (t->v.policy != SR_SCHED_RT) {
 			if (rq->cfs_nr_running)
 				rq->cfs_nr_running--;
-			rq->load_weight -= rq->load_weight >= t->v.weight ? t->v.weight :
-					   rq->load_weight;
+			sub_clamped(&rq->load_weight, t->v.weight);
 		}
 		s->cpu[cpu].runnable_avg -= (double)t->v.load_avg;
 		if (s->cpu[cpu].runnable_avg < 0)
@@ -147,27 +168,41 @@ static void rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
 	}
 }
 
+/* Attach (+1) or detach (-1) @t's load to the cfs_rq of its group on @cpu. */
+void sr_st_blocked_load(struct sr_state *s, struct sr_task *t, int cpu, int sign)
+{
+	struct sr_cpu_state *c;
+
+	if (!sr_st_cpu_ok(s, cpu))
+		return;
+	if (t->grp) {
+		sr_st_group_load(s, t, cpu, sign * (double)t->v.load_avg);
+		return;
+	}
+	c = &s->cpu[cpu];
+	sr_st_cpu_advance(s, cpu, s->now);
+	c->load_avg += sign * (double)t->v.load_avg;
+	if (c->load_avg < 0)
+		c->load_avg = 0;
+}
+
 /* Move a task's blocked/attached PELT load and util between CPUs (attach/detach). */
 static void pelt_move(struct sr_state *s, struct sr_task *t, int from, int to)
 {
 	if (from == to)
 		return;
+	sr_st_blocked_load(s, t, from, -1);
+	sr_st_blocked_load(s, t, to, +1);
 	if (sr_st_cpu_ok(s, from)) {
 		struct sr_cpu_state *c = &s->cpu[from];
 
-		sr_st_cpu_advance(s, from, s->now);
-		c->load_avg -= (double)t->v.load_avg;
 		c->util_avg -= (double)t->v.util_avg;
-		if (c->load_avg < 0)
-			c->load_avg = 0;
 		if (c->util_avg < 0)
 			c->util_avg = 0;
 	}
 	if (sr_st_cpu_ok(s, to)) {
 		struct sr_cpu_state *c = &s->cpu[to];
 
-		sr_st_cpu_advance(s, to, s->now);
-		c->load_avg += (double)t->v.load_avg;
 		c->util_avg += (double)t->v.util_avg;
 		if (c->util_avg > (double)SR_CAPACITY_SCALE)
 			c->util_avg = (double)SR_CAPACITY_SCALE;
@@ -179,7 +214,7 @@ void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state s
 {
 	sr_st_task_pelt(s, t, s->now);
 	if (sr_st_on_rq(t->state))
-		rq_account(s, t, t->v.cpu, -1);
+		sr_st_rq_account(s, t, t->v.cpu, -1);
 	if (cpu >= 0 && cpu != t->v.cpu)
 		pelt_move(s, t, t->v.cpu, cpu);
 	if (st == SR_T_SLEEPING && sr_st_on_rq(t->state)) {
@@ -194,7 +229,7 @@ void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state s
 		t->v.cpu = cpu;
 	t->v.on_cpu = st == SR_T_RUNNING;
 	if (sr_st_on_rq(st))
-		rq_account(s, t, t->v.cpu, +1);
+		sr_st_rq_account(s, t, t->v.cpu, +1);
 }
 
 /* A prio change while queued must move the task's weight in the rq sums too. */
@@ -205,11 +240,11 @@ void sr_st_task_set_prio(struct sr_state *s, struct sr_task *t, int prio)
 	if (prio < 0 || prio == t->v.prio)
 		return;
 	if (queued)
-		rq_account(s, t, t->v.cpu, -1);
+		sr_st_rq_account(s, t, t->v.cpu, -1);
 	t->v.prio = prio;
 	t->v.policy = prio < SR_MAX_RT_PRIO ? SR_SCHED_RT : SR_SCHED_NORMAL;
 	/* RT prios hide the nice value: se.load.weight is assumed nice 0 (no CFS load). */
 	t->v.weight = prio < SR_MAX_RT_PRIO ? SR_NICE_0_LOAD : sr_prio_to_weight(prio);
 	if (queued)
-		rq_account(s, t, t->v.cpu, +1);
+		sr_st_rq_account(s, t, t->v.cpu, +1);
 }

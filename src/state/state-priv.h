@@ -29,6 +29,21 @@ static inline bool sr_st_cpu_uncertain(const struct sr_state *s, int cpu)
 	return sr_st_cpu_ok(s, cpu) && s->rq[cpu].uncertain;
 }
 
+#define SR_MAX_GROUPS		1024
+#define SR_AUTOGROUP_KEY_BASE	((int64_t)1 << 32)	/* autogroup keys: below -2^32 */
+
+/* A task group the state follows, with its cfs_rq averages per CPU. */
+struct sr_group {
+	int64_t key;			/* cgroup id, or an autogroup's key */
+	bool shares_known;		/* tg->shares known, not the default assumed */
+	struct sr_tg tg;		/* what models read; tg.cpu = cpu */
+	struct sr_tg_cpu *cpu;		/* nr_cpus, filled per placement */
+	double *load;			/* PELT of the queued weight, blocked load included */
+	double *run;			/* PELT of "something of the group is queued here" */
+	unsigned long *weight;		/* queued weight now (my_q->load.weight) */
+	uint64_t *ts;			/* PELT time per CPU */
+};
+
 /* Evidence shared by every task of one comm (hackbench senders, mq workers). */
 struct sr_comm_sync {
 	int key;			/* hash of the comm, > 0 */
@@ -45,6 +60,17 @@ void sr_st_task_pelt(struct sr_state *s, struct sr_task *t, uint64_t now);
 void sr_st_cpu_advance(struct sr_state *s, int cpu, uint64_t now);
 void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state st, int cpu);
 void sr_st_task_set_prio(struct sr_state *s, struct sr_task *t, int prio);
+void sr_st_rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign);
+void sr_st_blocked_load(struct sr_state *s, struct sr_task *t, int cpu, int sign);
+
+/* groups.c: task groups */
+void sr_st_groups_free(struct sr_state *s);
+void sr_st_group_account(struct sr_state *s, struct sr_task *t, int cpu, int sign);
+void sr_st_group_load(struct sr_state *s, struct sr_task *t, int cpu, double delta);
+void sr_st_on_group_event(struct sr_state *s, const struct sr_event *ev);
+void sr_st_group_inherit(struct sr_state *s, struct sr_task *child, const struct sr_task *parent);
+void sr_st_groups_fill(struct sr_state *s);
+bool sr_st_group_known(const struct sr_state *s, const struct sr_task *t);
 struct sr_task_view sr_st_kernel_view(const struct sr_task *t);
 
 /* wakeup.c: the wakeup handlers */

@@ -97,6 +97,8 @@ static void on_fork(struct sr_state *s, const struct sr_event *ev)
 	}
 	child->forked = true;
 	sr_st_set_comm(s, child, ev->next_comm);
+	if (parent)
+		sr_st_group_inherit(s, child, parent);
 	if (!parent)
 		return;
 	sr_st_task_set_prio(s, child, parent->v.prio);
@@ -147,7 +149,11 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 	case SR_EV_FORK:
 		on_fork(s, ev);
 		return 0;
-	case SR_EV_SELECT ... SR_EV_CGROUP_ATTACH:
+	case SR_EV_AUTOGROUP:
+	case SR_EV_CGROUP_ATTACH:
+		sr_st_on_group_event(s, ev);
+		return 0;
+	case SR_EV_SELECT ... SR_EV_IDLEST_GROUP_RET:
 		return sr_st_on_probe(s, ev);
 	default:
 		return 0;
@@ -226,6 +232,7 @@ void sr_state_fini(struct sr_state *s)
 		}
 	}
 	sr_pidtab_free(&s->tasks);
+	sr_st_groups_free(s);
 	sr_pidtab_free(&s->sync_by_comm);
 	free(s->idle_cores);
 	free(s->idle_cores_known);

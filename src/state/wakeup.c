@@ -118,13 +118,14 @@ static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_
 	}
 	for (int c = 0; c < s->cfg.nr_cpus; c++)
 		sr_st_cpu_advance(s, c, s->now);
+	sr_st_groups_fill(s);
 	sr_st_fill_llc_hints(s);
 	if (waker) {
 		sr_st_task_pelt(s, waker, s->now);
 		ctx.curr = &waker->v;
 	}
 	ctx.unknown = SR_DEP_IDLE_HINT | SR_DEP_SCAN_COST;
-	if (!s->cfg.root_cgroup)
+	if (!sr_st_group_known(s, p) || (waker && waker->v.pid > 0 && !sr_st_group_known(s, waker)))
 		ctx.unknown |= SR_DEP_CGROUP;
 	if (!p->v.pelt_warm || (waker && !waker->v.pelt_warm))
 		ctx.unknown |= SR_DEP_PELT_WARMUP;

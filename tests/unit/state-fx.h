@@ -53,6 +53,8 @@ static inline struct fx *fx_new_cfg(const struct sr_state_cfg *extra)
 		cfg.wf_sync = extra->wf_sync;
 		cfg.wf_fork = extra->wf_fork;
 		cfg.wf_ttwu = extra->wf_ttwu;
+		cfg.cgroup_weights = extra->cgroup_weights;
+		cfg.nr_cgroup_weights = extra->nr_cgroup_weights;
 	}
 	cfg.topo = &f->topo;
 	cfg.hooks = (struct sr_state_hooks){ .data = f, .placement = h_place };

@@ -553,6 +553,25 @@ static void test_w21_task_h_load(void **state)
 	assert_int_equal(sr_task_h_load_414(77, NULL, 0), 77);
 }
 
+/* W21 through a context: the state's group view feeds task_h_load(); a probe's value wins. */
+static void test_task_h_load_ctx(void **state)
+{
+	struct fx *f = fx_new("cores-per-llc=4", SR_ERA_511, 0, 1);
+	struct sr_tg_cpu q[NR_MAX] = { [0] = { .load_avg = 1024, .se_load_avg = 256 } };
+	struct sr_tg tg = { .shares = 1024, .nr_cpus = NR_MAX, .cpu = q };
+
+	f->rq[0].load_avg = 1280;
+	f->p.load_avg = 1024;
+	assert_int_equal(sr_task_h_load_ctx(&f->ctx, &f->p, 0), 1023);	/* root group */
+	f->p.tg = &tg;
+	assert_int_equal(sr_task_h_load_ctx(&f->ctx, &f->p, 0), 254);
+	f->p.h_load_known = true;
+	f->p.h_load = 77;
+	assert_int_equal(sr_task_h_load_ctx(&f->ctx, &f->p, 0), 77);
+	assert_int_equal(sr_task_h_load_ctx(&f->ctx, NULL, 0), 0);
+	fx_free(f);
+}
+
 static void set_flips(struct fx *f, unsigned int waker, unsigned int wakee)
 {
 	f->curr.wakee_flips = waker;
@@ -1202,6 +1221,7 @@ int main(void)
 		cmocka_unit_test(test_weight_dependencies),
 		cmocka_unit_test(test_era_boundaries),
 		cmocka_unit_test(test_w21_task_h_load),
+		cmocka_unit_test(test_task_h_load_ctx),
 		cmocka_unit_test(test_w13_wake_wide),
 		cmocka_unit_test(test_w13_wake_wide_heavy),
 		cmocka_unit_test(test_wake_wide_312),

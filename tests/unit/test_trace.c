@@ -102,17 +102,17 @@ static void test_probe_events(void **state)
 	assert_true(info->has_format[SR_EV_HLOAD] && info->has_format[SR_EV_AUTOGROUP]);
 	assert_int_equal(sr_trace_iterate(t, probe_cb, &p, &err), 0);
 	/* counts and first records as trace-cmd report prints them */
-	assert_int_equal(p.n[SR_EV_SELECT], 2640);
-	assert_int_equal(p.n[SR_EV_SELECT_RET], 2640);
-	assert_int_equal(p.n[SR_EV_HLOAD_RET], 2550);
+	assert_int_equal(p.n[SR_EV_SELECT], 3217);
+	assert_int_equal(p.n[SR_EV_SELECT_RET], 3217);
+	assert_int_equal(p.n[SR_EV_HLOAD_RET], 2370);
 	assert_int_equal(p.n[SR_EV_IDLEST_GROUP_RET], 332);
-	assert_int_equal(p.select.cpu, 8);
+	assert_int_equal(p.select.cpu, 11);
 	assert_int_equal(p.select.pid, 16);
-	assert_int_equal(p.select.orig_cpu, 8);
+	assert_int_equal(p.select.orig_cpu, 11);
 	assert_int_equal(p.select.wake_flags, 0x8);
-	assert_int_equal(p.select.load_avg, 107);
-	assert_int_equal(p.select.util_avg, 107);
-	assert_int_equal(p.hload_ret.h_load, 1022);
+	assert_int_equal(p.select.load_avg, 14);
+	assert_int_equal(p.select.util_avg, 13);
+	assert_int_equal(p.hload_ret.h_load, 1023);
 	assert_string_equal(sr_ev_name(SR_EV_SELECT), "srqf");
 	sr_trace_close(t);
 }

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record --probes: kprobes on the kernel's placement code, so the trace
+ * carries what a sched trace cannot show — each select_task_rq_fair()
+ * call's wake_flags (WF_SYNC) and the wakee's se.avg, the CPU it
+ * returned, the task_h_load() values wake_affine_weight() compared, the
+ * group find_idlest_group() picked, and setsid() creating an autogroup.
+ * analyze replays each wakeup at that select_task_rq_fair() with them
+ * (docs/report-schema.md, `probes`).
+ *
+ * Struct offsets come from the running kernel's BTF (/sys/kernel/btf/vmlinux,
+ * read with libbpf), arguments from $argN (4.20+), so no debug info or
+ * compiler is needed.  The events are created in the "sr" system, enabled
+ * in our instance only, and removed at teardown.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include "record.h"
+
+#define PROBE_SYSTEM	"sr"
+
+/* Offsets, in bytes, of what the probes read. */
+struct offs {
+	unsigned int pid, load_avg, util_avg;	/* in task_struct */
+	unsigned int span_weight;		/* in sched_domain */
+	unsigned int cpumask;			/* in sched_group */
+	int wake_flags_arg;			/* select_task_rq_fair()'s wake_flags: $argN */
+};
+
+/* Byte offset of member @name of struct @type, searching anonymous members too. */
+static long member_off(const struct btf *btf, int id, const char *name)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m;
+
+	while (t && (btf_is_typedef(t) || btf_is_mod(t)))
+		t = btf__type_by_id(btf, t->type);
+	if (!t || !btf_is_composite(t))
+		return -ENOENT;
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++) {
+		const char *n = btf__name_by_offset(btf, m->name_off);
+		long bit = btf_member_bit_offset(t, i), inner;
+
+		if (n && !strcmp(n, name))
+			return bit % 8 ? -EINVAL : bit / 8;
+		if ((!n || !*n) && (inner = member_off(btf, m->type, name)) >= 0)
+			return bit / 8 + inner;
+	}
+	return -ENOENT;
+}
+
+/* The type id of member @name of struct @type (to descend into it). */
+static int member_type(const struct btf *btf, int id, const char *name)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m;
+
+	if (!t || !btf_is_composite(t))
+		return -ENOENT;
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++) {
+		const char *n = btf__name_by_offset(btf, m->name_off);
+
+		if (n && !strcmp(n, name))
+			return (int)m->type;
+	}
+	return -ENOENT;
+}
+
+/* offsetof(@type, a.b.c) for a dotted @path. */
+static long path_off(const struct btf *btf, const char *type, const char *path)
+{
+	int id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
+	char buf[128], *tok, *save = NULL;
+	long total = 0;
+
+	if (id < 0)
+		return -ENOENT;
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (tok = strtok_r(buf, ".", &save); tok; tok = strtok_r(NULL, ".", &save)) {
+		long off = member_off(btf, id, tok);
+
+		if (off < 0)
+			return off;
+		total += off;
+		id = member_type(btf, id, tok);
+		if (id < 0 && strtok_r(NULL, ".", &save))
+			return -ENOENT;
+	}
+	return total;
+}
+
+/* Which argument of select_task_rq_fair() is wake_flags: the third from 5.8, else none. */
+static int wake_flags_arg(const struct btf *btf)
+{
+	int id = btf__find_by_name_kind(btf, "select_task_rq_fair", BTF_KIND_FUNC);
+	const struct btf_type *fn = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	const struct btf_type *proto = fn ? btf__type_by_id(btf, fn->type) : NULL;
+	const struct btf_param *p;
+
+	if (!proto || !btf_is_func_proto(proto))
+		return -ENOENT;
+	p = btf_params(proto);
+	for (int i = 0; i < btf_vlen(proto); i++) {
+		const char *n = btf__name_by_offset(btf, p[i].name_off);
+
+		if (n && !strcmp(n, "wake_flags"))
+			return i == 2 ? 3 : -EOPNOTSUPP;	/* before 5.8 the third is sd_flag */
+	}
+	return -ENOENT;
+}
+
+static int read_offsets(struct rec *r, struct offs *o)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	long v[5];
+	int ret = 0;
+
+	if (!btf)
+		return sr_rec_fail(r, SR_EXIT_BAD_INPUT, -ENOENT, "--probes: cannot read the kernel's BTF "
+				   "(/sys/kernel/btf/vmlinux; a kernel built with "
+				   "CONFIG_DEBUG_INFO_BTF is needed)");
+	v[0] = path_off(btf, "task_struct", "pid");
+	v[1] = path_off(btf, "task_struct", "se.avg.load_avg");
+	v[2] = path_off(btf, "task_struct", "se.avg.util_avg");
+	v[3] = path_off(btf, "sched_domain", "span_weight");
+	v[4] = path_off(btf, "sched_group", "cpumask");
+	o->wake_flags_arg = wake_flags_arg(btf);
+	btf__free(btf);
+	for (int i = 0; i < 3; i++)
+		if (v[i] < 0)
+			ret = sr_rec_fail(r, SR_EXIT_BAD_INPUT, -ENOENT, "--probes: task_struct has no "
+					  "%s in this kernel's BTF", i ? "se.avg" : "pid");
+	if (!ret && o->wake_flags_arg == -EOPNOTSUPP)
+		ret = sr_rec_fail(r, SR_EXIT_BAD_INPUT, -EOPNOTSUPP, "--probes: this kernel's "
+				  "select_task_rq_fair() predates 5.8 (no wake_flags argument "
+				  "of its own); analyze could not use the probes");
+	else if (!ret && o->wake_flags_arg < 0)
+		ret = sr_rec_fail(r, SR_EXIT_BAD_INPUT, -ENOENT, "--probes: select_task_rq_fair() is "
+				  "not in this kernel's BTF");
+	o->pid = (unsigned int)v[0];
+	o->load_avg = (unsigned int)v[1];
+	o->util_avg = (unsigned int)v[2];
+	o->span_weight = v[3] >= 0 ? (unsigned int)v[3] : 0;
+	o->cpumask = v[4] >= 0 ? (unsigned int)v[4] : 0;
+	return ret;
+}
+
+/* One probe: its event, the functions it may sit on (by kernel era), and whether it must. */
+struct probe {
+	const char *event;
+	bool ret;
+	bool required;
+	const char *funcs[2];
+};
+
+static const struct probe probes[] = {
+	{ "srqf", false, true, { "select_task_rq_fair" } },
+	{ "srqf_ret", true, true, { "select_task_rq_fair" } },
+	{ "thl", false, false, { "task_h_load" } },
+	{ "thl_ret", true, false, { "task_h_load" } },
+	/* renamed in 6.10 (sched/balance naming) */
+	{ "fig", false, false, { "find_idlest_group", "sched_balance_find_dst_group" } },
+	{ "fig_ret", true, false, { "find_idlest_group", "sched_balance_find_dst_group" } },
+	{ "sag", false, false, { "sched_autogroup_create_attach" } },
+};
+
+static void fetchargs(const struct probe *p, const struct offs *o, char *buf, size_t n)
+{
+	if (!strcmp(p->event, "srqf"))
+		snprintf(buf, n, "pid=+%u($arg1):s32 prev_cpu=$arg2:s32 wake_flags=$arg%d:x32 "
+			 "load_avg=+%u($arg1):u64 util_avg=+%u($arg1):u64", o->pid,
+			 o->wake_flags_arg, o->load_avg, o->util_avg);
+	else if (!strcmp(p->event, "srqf_ret"))
+		snprintf(buf, n, "cpu=$retval:s32");
+	else if (!strcmp(p->event, "thl") || !strcmp(p->event, "sag"))
+		snprintf(buf, n, "pid=+%u($arg1):s32", o->pid);
+	else if (!strcmp(p->event, "thl_ret"))
+		snprintf(buf, n, "h_load=$retval:u64");
+	else if (!strcmp(p->event, "fig"))
+		snprintf(buf, n, "pid=+%u($arg2):s32 sd_weight=+%u($arg1):u32 this_cpu=$arg3:s32",
+			 o->pid, o->span_weight);
+	else
+		snprintf(buf, n, "group=$retval:x64 span=+%u($retval):x64", o->cpumask);
+}
+
+/* Create @p on the first of its functions the kernel accepts; 0 or -errno. */
+static int create_one(struct rec *r, const struct probe *p, const struct offs *o)
+{
+	char args[256];
+	int ret = -ENOENT;
+
+	fetchargs(p, o, args, sizeof(args));
+	for (int i = 0; i < 2 && p->funcs[i]; i++) {
+		struct tracefs_dynevent *ev = p->ret ?
+			tracefs_kretprobe_alloc(PROBE_SYSTEM, p->event, p->funcs[i], args, 0) :
+			tracefs_kprobe_alloc(PROBE_SYSTEM, p->event, p->funcs[i], args);
+
+		if (!ev)
+			return -ENOMEM;
+		ret = tracefs_dynevent_create(ev) ? sr_rec_neg_errno() : 0;
+		if (!ret) {
+			r->probes[r->nr_probes++] = ev;
+			return 0;
+		}
+		tracefs_dynevent_free(ev);
+	}
+	return ret;
+}
+
+/* Our events left by a run that crashed would make every create fail. */
+static void remove_stale(void)
+{
+	struct tracefs_dynevent **old = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_KPROBE |
+								 TRACEFS_DYNEVENT_KRETPROBE,
+								 PROBE_SYSTEM);
+
+	for (int i = 0; old && old[i]; i++)
+		tracefs_dynevent_destroy(old[i], true);
+	tracefs_dynevent_list_free(old);
+}
+
+static int note(struct rec *r, const struct probe *p, const char *status)
+{
+	json_t *o = json_pack("{s:s, s:s}", "event", p->event, "status", status);
+
+	return !o || json_array_append_new(r->probe_status, o) ? -ENOMEM : 0;
+}
+
+int sr_rec_probes_setup(struct rec *r)
+{
+	struct offs o = { 0 };
+	int ret;
+
+	r->probe_status = json_array();
+	if (!r->probe_status)
+		return sr_rec_fail(r, SR_EXIT_FAIL, -ENOMEM, "out of memory");
+	if (!tracefs_file_exists(NULL, "kprobe_events"))
+		return sr_rec_fail(r, SR_EXIT_BAD_INPUT, -EOPNOTSUPP, "--probes: this kernel has no "
+				   "kprobe events (tracefs has no kprobe_events: CONFIG_KPROBE_EVENTS "
+				   "is off)");
+	ret = read_offsets(r, &o);
+	if (ret)
+		return ret;
+	remove_stale();
+	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+		const struct probe *p = &probes[i];
+
+		ret = create_one(r, p, &o);
+		if (ret && p->required)
+			return sr_rec_fail(r, SR_EXIT_BAD_INPUT, ret, "--probes: cannot probe %s (%s): "
+					   "a kernel with CONFIG_KPROBE_EVENTS and %s not inlined is "
+					   "needed", p->funcs[0], strerror(-ret), p->funcs[0]);
+		if (ret)
+			fprintf(stderr, "schedreplay: --probes: no %s probe on this kernel (%s): "
+				"recorded without it\n", p->event, strerror(-ret));
+		if (note(r, p, ret ? "absent" : "recorded"))
+			return sr_rec_fail(r, SR_EXIT_FAIL, -ENOMEM, "out of memory");
+	}
+	if (tracefs_event_enable(r->inst, PROBE_SYSTEM, NULL))
+		return sr_rec_fail(r, SR_EXIT_FAIL, sr_rec_neg_errno(), "--probes: cannot enable "
+				   "the %s events in instance %s", PROBE_SYSTEM, r->name);
+	return 0;
+}
+
+void sr_rec_probes_teardown(struct rec *r)
+{
+	for (int i = 0; i < r->nr_probes; i++) {
+		if (tracefs_dynevent_destroy(r->probes[i], true))
+			fprintf(stderr, "schedreplay: cannot remove probe event %d of %s: %s\n", i,
+				PROBE_SYSTEM, strerror(errno));
+		tracefs_dynevent_free(r->probes[i]);
+	}
+	r->nr_probes = 0;
+}

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Task groups (CONFIG_FAIR_GROUP_SCHED): a cgroup with the cpu controller
+ * or an autogroup holds its tasks in a cfs_rq of its own on every CPU, and
+ * appears in the root cfs_rq as one group entity whose weight is the
+ * group's shares split by where its load is (calc_group_shares(), 4.15+).
+ * What placement reads changes with it: cpu_load() is the root cfs_rq's
+ * load_avg (root tasks plus group entities), task_h_load() scales a task's
+ * load by its group's share of the root.
+ *
+ * Membership comes from the trace: cgroup:cgroup_attach_task, the
+ * sched_autogroup_create_attach() probe, and fork inheritance.  A task
+ * first seen otherwise is taken to be in the root group, not known to be.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include "state-priv.h"
+
+#define SR_MIN_SHARES_PELT	2UL	/* MIN_SHARES */
+#define SR_ROOT_CGROUP_ID	1	/* cgroup v2: the root's kernfs id */
+#define SR_CGROUP_WEIGHT_DFL	100	/* CGROUP_WEIGHT_DFL */
+
+static void group_free(struct sr_group *g)
+{
+	if (!g)
+		return;
+	free(g->cpu);
+	free(g->load);
+	free(g->run);
+	free(g->weight);
+	free(g->ts);
+	free(g);
+}
+
+static struct sr_group *group_new(struct sr_state *s, int64_t key)
+{
+	struct sr_group *g = calloc(1, sizeof(*g));
+	int n = s->cfg.nr_cpus;
+
+	if (!g)
+		return NULL;
+	g->key = key;
+	g->cpu = calloc(n, sizeof(*g->cpu));
+	g->load = calloc(n, sizeof(*g->load));
+	g->run = calloc(n, sizeof(*g->run));
+	g->weight = calloc(n, sizeof(*g->weight));
+	g->ts = calloc(n, sizeof(*g->ts));
+	if (!g->cpu || !g->load || !g->run || !g->weight || !g->ts) {
+		group_free(g);
+		return NULL;
+	}
+	g->tg.shares = SR_NICE_0_LOAD;
+	g->tg.nr_cpus = n;
+	g->tg.cpu = g->cpu;
+	return g;
+}
+
+void sr_st_groups_free(struct sr_state *s)
+{
+	for (int i = 0; i < s->nr_groups; i++)
+		group_free(s->groups[i]);
+	free(s->groups);
+	s->groups = NULL;
+	s->nr_groups = 0;
+}
+
+/* The group of @key, created on first use; NULL when there is no room or memory. */
+static struct sr_group *group_get(struct sr_state *s, int64_t key)
+{
+	struct sr_group **grown, *g;
+
+	for (int i = 0; i < s->nr_groups; i++)
+		if (s->groups[i]->key == key)
+			return s->groups[i];
+	if (s->nr_groups >= SR_MAX_GROUPS) {
+		s->groups_dropped++;
+		return NULL;
+	}
+	grown = realloc(s->groups, (s->nr_groups + 1) * sizeof(*s->groups));
+	if (!grown)
+		return NULL;
+	s->groups = grown;
+	g = group_new(s, key);
+	if (!g)
+		return NULL;
+	for (int i = 0; i < s->cfg.nr_cgroup_weights; i++) {
+		const struct sr_cgroup_weight *w = &s->cfg.cgroup_weights[i];
+
+		if (w->id == key) {
+			/* sched_weight_from_cgroup(): weight 100 is nice 0 */
+			g->tg.shares = (unsigned long)w->weight * SR_NICE_0_LOAD / SR_CGROUP_WEIGHT_DFL;
+			g->shares_known = true;
+		}
+	}
+	s->groups[s->nr_groups++] = g;
+	return g;
+}
+
+/* Decay the group's cfs_rq averages on @cpu up to now under what is queued there. */
+static void group_advance(struct sr_state *s, struct sr_group *g, int cpu)
+{
+	uint64_t now = s->now;
+	double d;
+
+	if (g->ts[cpu] && now > g->ts[cpu]) {
+		d = sr_pelt_decay(now - g->ts[cpu]);
+		g->load[cpu] = g->load[cpu] * d + (double)g->weight[cpu] * (1.0 - d);
+		g->run[cpu] = g->run[cpu] * d + (g->weight[cpu] ? 1.0 : 0.0) * (1.0 - d);
+	}
+	if (!g->ts[cpu] || now > g->ts[cpu])
+		g->ts[cpu] = now;
+}
+
+void sr_st_group_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
+{
+	struct sr_group *g = t->grp;
+
+	group_advance(s, g, cpu);
+	if (sign > 0)
+		g->weight[cpu] += t->v.weight;
+	else
+		g->weight[cpu] -= g->weight[cpu] >= t->v.weight ? t->v.weight : g->weight[cpu];
+}
+
+void sr_st_group_load(struct sr_state *s, struct sr_task *t, int cpu, double delta)
+{
+	struct sr_group *g = t->grp;
+
+	group_advance(s, g, cpu);
+	g->load[cpu] = g->load[cpu] + delta > 0 ? g->load[cpu] + delta : 0;
+}
+
+/*
+ * Move @t to group @g (NULL: root): sched_move_task() dequeues it, moves
+ * its load from one cfs_rq to the other and enqueues it again.
+ */
+static void set_group(struct sr_state *s, struct sr_task *t, struct sr_group *g, bool known)
+{
+	bool queued = sr_st_on_rq(t->state);
+	int cpu = t->v.cpu;
+
+	t->grp_known = known;
+	if (t->grp == g)
+		return;
+	if (queued)
+		sr_st_rq_account(s, t, cpu, -1);
+	sr_st_blocked_load(s, t, cpu, -1);
+	t->grp = g;
+	t->v.tg = g ? &g->tg : NULL;
+	sr_st_blocked_load(s, t, cpu, +1);
+	if (queued)
+		sr_st_rq_account(s, t, cpu, +1);
+}
+
+/* cgroup_attach_task: the task joins cgroup @id (the root when it is the root's id). */
+static void on_attach(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_task *t = sr_st_task_get(s, ev->pid);
+	struct sr_group *g = NULL;
+
+	if (!t)
+		return;
+	if (ev->cgroup_id != SR_ROOT_CGROUP_ID) {
+		g = group_get(s, ev->cgroup_id);
+		if (!g)
+			return;		/* no room: the task stays where it was, unknown */
+	}
+	set_group(s, t, g, true);
+}
+
+/* sched_autogroup_create_attach(): setsid() puts the caller in a new autogroup (nice 0). */
+static void on_autogroup(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_task *t = sr_st_task_get(s, ev->pid);
+	struct sr_group *g;
+
+	if (!t)
+		return;
+	g = group_get(s, -(int64_t)ev->pid - SR_AUTOGROUP_KEY_BASE);
+	if (!g)
+		return;
+	g->shares_known = true;
+	set_group(s, t, g, true);
+}
+
+void sr_st_on_group_event(struct sr_state *s, const struct sr_event *ev)
+{
+	if (ev->type == SR_EV_CGROUP_ATTACH)
+		on_attach(s, ev);
+	else if (ev->type == SR_EV_AUTOGROUP)
+		on_autogroup(s, ev);
+}
+
+/* fork: the child runs in its parent's cgroup and autogroup. */
+void sr_st_group_inherit(struct sr_state *s, struct sr_task *child, const struct sr_task *parent)
+{
+	child->grp = NULL;
+	child->v.tg = NULL;
+	set_group(s, child, parent->grp, parent->grp_known || s->cfg.root_cgroup);
+}
+
+/*
+ * calc_group_shares() (4.15+): the group's shares split in proportion to
+ * each CPU's cfs_rq load, this CPU's counted at max(load.weight, load_avg).
+ */
+static unsigned long group_shares(const struct sr_group *g, int cpu, double tg_load)
+{
+	double load = (double)g->weight[cpu] > g->load[cpu] ? (double)g->weight[cpu] : g->load[cpu];
+	double tg_weight = tg_load - g->load[cpu] + load;
+	double shares = tg_weight > 0 ? (double)g->tg.shares * load / tg_weight
+				      : (double)g->tg.shares;
+
+	if (shares < (double)SR_MIN_SHARES_PELT)
+		return SR_MIN_SHARES_PELT;
+	return shares > (double)g->tg.shares ? g->tg.shares : (unsigned long)shares;
+}
+
+/*
+ * At a placement: each group's per-CPU view, and every CPU's root cfs_rq
+ * load as the sum of its root tasks' loads and its group entities' loads
+ * (a group entity's load_avg is its weight times the fraction of time the
+ * group had something queued there, update_tg_cfs_load()).
+ */
+void sr_st_groups_fill(struct sr_state *s)
+{
+	for (int c = 0; c < s->cfg.nr_cpus; c++)
+		s->rq[c].group_load_avg = 0;
+	for (int i = 0; i < s->nr_groups; i++) {
+		struct sr_group *g = s->groups[i];
+		double tg_load = 0;
+
+		for (int c = 0; c < s->cfg.nr_cpus; c++) {
+			group_advance(s, g, c);
+			tg_load += g->load[c];
+		}
+		g->tg.load_weight = (int)(tg_load + 0.5);
+		for (int c = 0; c < s->cfg.nr_cpus; c++) {
+			struct sr_tg_cpu *q = &g->cpu[c];
+			unsigned long shares = group_shares(g, c, tg_load);
+
+			*q = (struct sr_tg_cpu){
+				.load_weight = g->weight[c], .rq_weight = g->weight[c],
+				.shares = shares, .se_weight = shares,
+				.load_avg = (unsigned long)(g->load[c] + 0.5),
+				.load_contribution = (unsigned long)(g->load[c] + 0.5),
+				.se_load_avg = (unsigned long)((double)shares * g->run[c] + 0.5),
+			};
+			s->rq[c].load_avg += q->se_load_avg;
+			s->rq[c].group_load_avg += q->se_load_avg;
+		}
+	}
+}
+
+/* Are @t's group and that group's shares known, or assumed? */
+bool sr_st_group_known(const struct sr_state *s, const struct sr_task *t)
+{
+	if (s->cfg.root_cgroup)
+		return true;
+	return t->grp_known && (!t->grp || t->grp->shares_known);
+}
+
+int sr_state_groups_shares_known(const struct sr_state *s)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->nr_groups; i++)
+		n += s->groups[i]->shares_known;
+	return n;
+}

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Task groups (src/state/groups.c) as a trace feeds them: membership from
+ * cgroup_attach_task, the autogroup probe and fork; each group's cfs_rq
+ * load per CPU, its shares split by calc_group_shares(), and the root
+ * cfs_rq load the models read.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include "state-fx.h"
+
+static void attach(struct fx *f, uint64_t ts, int pid, int id)
+{
+	ev(f, (struct sr_event){ .type = SR_EV_CGROUP_ATTACH, .ts = ts, .cpu = 0, .pid = pid,
+				 .cgroup_id = id, .common_pid = -1 });
+}
+
+/* Two tasks of one cgroup busy on CPUs 0 and 1 for a long time; a root task on CPU 2. */
+static struct fx *busy_group(const struct sr_state_cfg *cfg)
+{
+	struct fx *f = fx_new_cfg(cfg);
+
+	sw(f, 1000, 0, 0, "", 100, "a");
+	sw(f, 1000, 1, 0, "", 101, "b");
+	sw(f, 1000, 2, 0, "", 102, "c");
+	attach(f, 2000, 100, 28);
+	attach(f, 2000, 101, 28);
+	/* one second later every average has converged */
+	sw(f, 1000002000, 3, 0, "", 103, "d");
+	for (int c = 0; c < 4; c++)	/* as a placement does */
+		sr_st_cpu_advance(&f->s, c, f->s.now);
+	sr_st_groups_fill(&f->s);
+	return f;
+}
+
+static void test_attach_and_shares(void **state)
+{
+	struct fx *f = busy_group(NULL);
+	struct sr_task *a = sr_state_task(&f->s, 100), *c = sr_state_task(&f->s, 102);
+	const struct sr_tg_cpu *q;
+
+	assert_int_equal(f->s.nr_groups, 1);
+	assert_non_null(a->grp);
+	assert_ptr_equal(a->v.tg, &a->grp->tg);
+	assert_true(a->grp_known);
+	assert_null(c->grp);
+	assert_false(c->grp_known);		/* first seen: root assumed */
+	/* the group's load sits on CPUs 0 and 1: 1024 shares split evenly */
+	q = &a->grp->cpu[0];
+	assert_int_equal(q->load_weight, 1024);
+	assert_in_range(q->load_avg, 1000, 1024);
+	assert_in_range(q->se_weight, 500, 524);
+	assert_in_range(q->se_load_avg, 500, 524);
+	assert_int_equal(a->grp->cpu[2].load_weight, 0);
+	/* root cfs_rq: the group entity on 0, the root task's own load on 2 */
+	assert_in_range(f->s.rq[0].load_avg, 500, 524);
+	assert_in_range(f->s.rq[0].group_load_avg, 500, 524);
+	assert_in_range(f->s.rq[2].load_avg, 1000, 1024);
+	assert_int_equal(f->s.rq[2].group_load_avg, 0);
+	/* shares unknown (default 1024 assumed): membership alone is not enough */
+	assert_false(sr_st_group_known(&f->s, a));
+	fx_free(f);
+}
+
+/* --cgroup-weight: cpu.weight 400 is 4096 shares, known. */
+static void test_weight_given(void **state)
+{
+	struct sr_cgroup_weight w = { .id = 28, .weight = 400 };
+	struct sr_state_cfg cfg = { .cgroup_weights = &w, .nr_cgroup_weights = 1 };
+	struct fx *f = busy_group(&cfg);
+	struct sr_task *a = sr_state_task(&f->s, 100);
+
+	assert_int_equal(a->grp->tg.shares, 4096);
+	assert_true(sr_st_group_known(&f->s, a));
+	assert_in_range(a->grp->cpu[0].se_weight, 2000, 2048);
+	fx_free(f);
+}
+
+/* A fork inherits the group; moving back to the root cgroup leaves the group. */
+static void test_fork_and_root(void **state)
+{
+	struct fx *f = busy_group(NULL);
+	struct sr_task *child, *a = sr_state_task(&f->s, 100);
+
+	ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = 1000003000, .cpu = 0, .pid = 100,
+				 .child_pid = 200, .common_pid = -1 });
+	child = sr_state_task(&f->s, 200);
+	assert_ptr_equal(child->grp, a->grp);
+	assert_true(child->grp_known);
+	attach(f, 1000004000, 100, 1);		/* id 1: the cgroup v2 root */
+	assert_null(a->grp);
+	assert_null(a->v.tg);
+	/* its weight left the group's queue on CPU 0 */
+	assert_int_equal(child->grp->weight[0], 0);
+	assert_int_equal(f->s.cpu[0].root_weight, 1024);
+	fx_free(f);
+}
+
+/* The autogroup probe: setsid() puts the caller in a group of its own, nice 0, known. */
+static void test_autogroup_probe(void **state)
+{
+	struct fx *f = fx_new();
+	struct sr_task *t;
+
+	sw(f, 1000, 0, 0, "", 100, "sh");
+	ev(f, (struct sr_event){ .type = SR_EV_AUTOGROUP, .ts = 2000, .cpu = 0, .pid = 100,
+				 .common_pid = -1 });
+	t = sr_state_task(&f->s, 100);
+	assert_non_null(t->grp);
+	assert_int_equal(t->grp->tg.shares, 1024);
+	assert_true(sr_st_group_known(&f->s, t));
+	assert_int_equal(t->grp->weight[0], 1024);
+	assert_int_equal(f->s.cpu[0].root_weight, 0);
+	fx_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_attach_and_shares),
+		cmocka_unit_test(test_weight_given),
+		cmocka_unit_test(test_fork_and_root),
+		cmocka_unit_test(test_autogroup_probe),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
