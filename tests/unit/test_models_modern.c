@@ -456,7 +456,7 @@ static void test_wa_features_off(void **state)
 static void test_weight_dependencies(void **state)
 {
 	struct fx *f = fx_new("cores-per-llc=8", SR_ERA_511, 0, 4);
-	static const int tg_dummy;
+	static const struct sr_tg tg_dummy;	/* a real (empty) group: models read it */
 
 	f->ctx.unknown = SR_DEP_CGROUP | SR_DEP_PELT_WARMUP | SR_DEP_TOPOLOGY;
 	set_load(f, 4, 2048);
@@ -471,7 +471,7 @@ static void test_weight_dependencies(void **state)
 	f->ctx.unknown = 0;
 	f->rq[0].curr_pid = 3;
 	f->rq[0].nr_running = 1;
-	f->p.tg = (const struct sr_tg *)&tg_dummy;
+	f->p.tg = &tg_dummy;
 	assert_int_equal(sr_wake_affine_414(&f->pol, &f->ctx, mc(f), false, &f->d), 0);
 	assert_int_equal(f->d.depends, SR_DEP_CGROUP);
 	/* A runqueue not re-established after lost events. */
