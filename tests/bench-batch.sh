@@ -21,24 +21,32 @@ field() { /usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]
 n=$(field "$tmp/warm.json" ok)
 events=$(field "$tmp/warm.json" events)
 printf 'batch: %s traces, %s events (%s)\n' "$n" "$events" "$list"
-printf '%-34s %8s %9s %11s\n' "" seconds traces/s events/s
-
+printf '%-34s %8s %8s %9s %11s\n' "" seconds cpu_s traces/s events/s
+# row NAME: a timed command's wall and CPU (user + sys, children included) seconds
+row() {
+	local name=$1 wall cpu
+	shift
+	/usr/bin/time -o "$tmp/time" -f '%e %U %S' "$@" >/dev/null 2>&1 || true
+	read -r wall u s <"$tmp/time"
+	cpu=$(awk -v a="$u" -v b="$s" 'BEGIN { printf "%.2f", a + b }')
+	printf '%-34s %8s %8s %9s %11s\n' "$name" "$wall" "$cpu" "$(rate "$n" "$wall")" \
+		"$(rate "$events" "$wall")"
+}
 # one by one: what a shell loop over analyze does, with the same machine snapshots
-t0=$(now)
-while IFS=$'\t' read -r trace topo; do
-	case $trace in ''|'#'*) continue ;; esac
-	[ -z "$topo" ] && [ -d "$(dirname "$trace")/machine" ] && topo=$(dirname "$trace")/machine
-	"$bin" analyze "$trace" ${topo:+--topology "$topo"} -o /dev/null --decisions /dev/null || true
-done <"$list"
-s=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
-printf '%-34s %8s %9s %11s\n' "analyze one by one (+ --decisions)" "$s" "$(rate "$n" "$s")" \
-	"$(rate "$events" "$s")"
+one_by_one() {
+	while IFS=$'\t' read -r trace topo; do
+		case $trace in ''|'#'*) continue ;; esac
+		[ -z "$topo" ] && [ -d "$(dirname "$trace")/machine" ] && topo=$(dirname "$trace")/machine
+		"$bin" analyze "$trace" ${topo:+--topology "$topo"} -o /dev/null --decisions /dev/null
+	done <"$list"
+}
+export -f one_by_one
+export bin list
+row "analyze one by one (+ --decisions)" bash -c one_by_one
 for j in 1 2; do
-	"$bin" --json batch -j $j -o "$tmp/j$j" --from "$list" >"$tmp/j$j.json" || true
-	s=$(field "$tmp/j$j.json" seconds)
-	printf '%-34s %8.2f %9s %11s\n' "batch -j $j (dataset written)" "$s" "$(rate "$n" "$s")" \
-		"$(rate "$events" "$s")"
+	row "batch -j $j (dataset written)" "$bin" batch -j $j -o "$tmp/j$j" --from "$list"
 done
+printf '(the machine has %s CPUs; wall time is what a busy shared machine left over)\n' "$(nproc)"
 
 t0=$(now)
 tools/sr-dataset.mjs parquet "$tmp/j2" >/dev/null
