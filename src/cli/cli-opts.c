@@ -150,6 +150,27 @@ static int take_cgroup_weight(const struct sr_cli *cli, const char *arg, struct 
 	return 0;
 }
 
+/* batch: how many traces at a time, where the list is, how long one may take. */
+static int take_batch(const struct sr_cli *cli, int c, const char *arg, struct sr_cli_out *out)
+{
+	int64_t v;
+
+	if (c == OPT_FROM) {
+		out->from = arg;
+		return 0;
+	}
+	if (c == 'j') {
+		if (parse_i64(arg, 1, 1024, &v))
+			return bad(cli, "--jobs", "1..1024", arg);
+		out->jobs = (int)v;
+		return 0;
+	}
+	if (parse_i64(arg, 0, 86400 * 7, &v))
+		return bad(cli, "--timeout", "seconds >= 0", arg);
+	out->timeout_s = (int)v;
+	return 0;
+}
+
 static int take(const struct sr_cli *cli, int c, const char *arg, struct sr_run_opts *o,
 		struct sr_cli_out *out)
 {
@@ -206,18 +227,9 @@ static int take(const struct sr_cli *cli, int c, const char *arg, struct sr_run_
 		o->an.idle_threshold_ns = v;
 		return 0;
 	case 'j':
-		if (parse_i64(arg, 1, 1024, &v))
-			return bad(cli, "--jobs", "1..1024", arg);
-		out->jobs = (int)v;
-		return 0;
 	case OPT_FROM:
-		out->from = arg;
-		return 0;
 	case OPT_TIMEOUT:
-		if (parse_i64(arg, 0, 86400 * 7, &v))
-			return bad(cli, "--timeout", "seconds >= 0", arg);
-		out->timeout_s = (int)v;
-		return 0;
+		return take_batch(cli, c, arg, out);
 	case OPT_PID:
 		if (parse_i64(arg, 1, INT32_MAX, &v))
 			return bad(cli, "--pid", "a pid > 0", arg);
