@@ -9,7 +9,7 @@ DOCDIR    ?= $(PREFIX)/share/doc/schedreplay
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS      := libtracecmd libtraceevent libtracefs jansson zlib libbpf cairo
+PKGS      := libtracecmd libtraceevent libtracefs jansson zlib libbpf cairo libcrypto
 
 ifeq ($(SANITIZE),1)
 BUILD     ?= build-san
@@ -53,7 +53,7 @@ Q :=
 quiet =
 endif
 
-.PHONY: all check check-all layers unit golden cli pictures robustness oracle diffs zlib waking-only record valgrind qemu-probes \
+.PHONY: all check check-all layers unit golden cli pictures robustness oracle diffs zlib waking-only record dataset valgrind qemu-probes \
 	bench fidelity install uninstall install-test man schema clean
 
 all: $(BIN)
@@ -75,8 +75,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 
 # The whole suite: the layering rule, unit tests (cmocka), golden reports,
 # robustness inputs, the independent trace-cmd-report oracle, policy diffs,
-# zlib traces, and a real recording (skipped without root and tracefs).
-check: layers unit golden cli pictures schema install-test robustness oracle diffs zlib waking-only record
+# zlib traces, a real recording (skipped without root and tracefs), and
+# batch's dataset with its documented queries (DuckDB) and Dask job.
+check: layers unit golden cli pictures schema install-test robustness oracle diffs zlib waking-only record dataset
 
 # What CI runs: the suite, again under ASan+UBSan, and valgrind.
 check-all: check valgrind
@@ -115,6 +116,9 @@ zlib: $(BIN)
 record: $(BIN)
 	$(Q)tests/run-record.sh $(BIN)
 
+dataset: $(BIN)
+	$(Q)SR_DATASET_QUICK=$(if $(filter 1,$(SANITIZE)),1,0) tests/run-dataset.sh $(BIN)
+
 # Turns a zstd trace.dat into a zlib one (how fixtures/qemu-zlib/ was made).
 $(BUILD)/mkzlib: tests/tools/mkzlib.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -139,6 +143,7 @@ $(BUILD)/bare-read: tests/bench/bare-read.c
 
 bench: $(BIN) $(BUILD)/bare-read
 	$(Q)tests/bench.sh $(BIN) $(BUILD)/bare-read
+	$(Q)tests/bench-batch.sh $(BIN)
 
 # How often the recording kernel's preset reproduces the kernel's choice (not a test).
 fidelity: $(BIN)

@@ -12,10 +12,15 @@ packages=(
 	libtracecmd-dev libtraceevent-dev libtracefs-dev libjansson-dev zlib1g-dev libbpf-dev	# libraries
 	libcairo2-dev fonts-dejavu-core					# pictures (--svg, --png)
 	scdoc man-db bash-completion					# man pages, completion
+	libssl-dev							# SHA-256 of traces (batch)
 	libcmocka-dev valgrind python3 time				# the test suite
 	python3-jsonschema libxml2-utils				# schema and SVG checks
 	trace-cmd							# the oracle's trace-cmd report
+	python3-distributed						# batch on Dask (tools/sr-dask.py)
 )
+# DuckDB (tools/sr-dataset.mjs) comes from the npm registry; Node.js from Debian
+# unless the machine already has one (a distribution's nodejs bundles npm).
+command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 sudo=()
 [ "$(id -u)" -eq 0 ] || sudo=(sudo)
 missing=()
@@ -28,6 +33,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
 		"${missing[@]}"
 fi
+# @duckdb/node-api at the version tools/package-lock.json pins, native library included
+npm ci --prefix tools --no-audit --no-fund --loglevel=error
 [ "${1:-}" = --deps-only ] && exit 0
 
 make

@@ -69,11 +69,7 @@ static json_t *policies_json(const struct sr_wakeup *w, const struct sr_view *v)
 
 	for (int i = 0; a && i < w->nr_dec; i++) {
 		const struct sr_brief *b = &w->dec[i];
-		json_t *deps = json_array();
 
-		for (int bit = 0; bit < 16; bit++)
-			if (b->depends & (1u << bit))
-				json_array_append_new(deps, json_string(sr_dep_name(1u << bit)));
 		json_array_append_new(a, json_pack("{s:s, s:o, s:b, s:o, s:b, s:s, s:o}",
 			"policy", v->policy[i].name,
 			"cpu", b->cpu >= 0 ? json_integer(b->cpu) : json_null(),
@@ -81,7 +77,8 @@ static json_t *policies_json(const struct sr_wakeup *w, const struct sr_view *v)
 			"cpu_other_sync", b->alt_cpu >= 0 && b->alt_cpu != b->cpu ?
 				json_integer(b->alt_cpu) : json_null(),
 			"determined", b->determined && !w->uncertain,
-			"decided_by", sr_decider_name(b->decided_by), "depends_on", deps));
+			"decided_by", sr_decider_name(b->decided_by),
+			"depends_on", sr_deps_json(b->depends)));
 	}
 	return a;
 }

@@ -182,23 +182,13 @@ static json_t *trail_json(const struct sr_decision *d)
 	return a;
 }
 
-static json_t *deps_json(unsigned int deps)
-{
-	json_t *a = json_array();
-
-	for (int bit = 0; a && bit < 16; bit++)
-		if (deps & (1u << bit))
-			json_array_append_new(a, json_string(sr_dep_name(1u << bit)));
-	return a;
-}
-
 static json_t *decision_json(const struct sr_decision *d)
 {
 	if (d->cpu < 0)
 		return json_pack("{s:n, s:s}", "cpu", "error", "the model refused this input");
 	return json_pack("{s:i, s:s, s:b, s:o, s:b, s:o}", "cpu", d->cpu,
 			 "decided_by", sr_decider_name(d->decided_by), "determined", d->determined,
-			 "depends_on", deps_json(d->depends), "trail_truncated", d->trail.truncated,
+			 "depends_on", sr_deps_json(d->depends), "trail_truncated", d->trail.truncated,
 			 "trail", trail_json(d));
 }
 
@@ -292,7 +282,7 @@ static int ex_report(struct sr_analysis *a, json_t *report)
 		json_object_set_new(o, "cpus", cpus_json(c, v, e->nr_cpus));
 		json_object_set_new(o, "wakee", task_json(&c->p));
 		json_object_set_new(o, "waker", c->has_curr ? task_json(&c->curr) : json_null());
-		json_object_set_new(o, "inputs_unknown", deps_json(c->unknown));
+		json_object_set_new(o, "inputs_unknown", sr_deps_json(c->unknown));
 		json_object_set_new(o, "sync_guess", c->sync_guess == SR_UNKNOWN ? json_null() :
 				    json_boolean(c->sync_guess == SR_YES));
 		json_object_set_new(o, "sync_recorded", c->sync_fact == SR_UNKNOWN ? json_null() :

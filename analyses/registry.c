@@ -7,6 +7,7 @@ extern const struct sr_analysis_ops sr_latency_analysis;
 extern const struct sr_analysis_ops sr_cache_hot_analysis;
 extern const struct sr_analysis_ops sr_work_conservation_analysis;
 extern const struct sr_analysis_ops sr_decisions_analysis;
+extern const struct sr_analysis_ops sr_rows_analysis;
 extern const struct sr_analysis_ops sr_diff_analysis;
 extern const struct sr_analysis_ops sr_explain_analysis;
 extern const struct sr_analysis_ops sr_perfetto_analysis;
@@ -19,6 +20,7 @@ static const struct sr_analysis_ops *const all[] = {
 	&sr_tasks_analysis,
 	&sr_work_conservation_analysis,
 	&sr_decisions_analysis,
+	&sr_rows_analysis,
 	&sr_diff_analysis,
 	&sr_explain_analysis,
 	&sr_timeline_analysis,

@@ -41,12 +41,25 @@ bool sr_filter_time(const struct sr_filter *f, uint64_t ts);
 /* Whether the analyses see this placement of @pid named @comm, chosen @cpu, at @ts. */
 bool sr_filter_pass(const struct sr_filter *f, uint64_t ts, int pid, const char *comm, int cpu);
 
+/*
+ * batch: a dataset's per-wakeup tables (analyses/rows.c), gzip NDJSON with
+ * one type per column.  @identity holds the trace's columns (path, hash,
+ * kernel...), which lead every row; the caller may fill it after the run
+ * is opened, before the pass.
+ */
+struct sr_rows_opts {
+	const char *wakeups;		/* one row per placed wakeup and fork placement */
+	const char *decisions;		/* one row per such placement and policy */
+	json_t *identity;
+};
+
 /* What a command asks of the analyses. */
 struct sr_analysis_opts {
 	enum sr_run_mode mode;
 	int64_t migration_cost_ns;	/* cache-hot window */
 	int top;			/* bound on report lists */
 	const char *decisions;		/* NDJSON stream of every placed wakeup, or NULL */
+	const struct sr_rows_opts *rows;	/* dataset tables, or NULL */
 	int64_t idle_threshold_ns;	/* work conservation: shortest episode reported */
 	/* explain: the wakeup of pid at (nearest to) at_ns, or the index-th placed wakeup */
 	int explain_pid;

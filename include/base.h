@@ -2,7 +2,8 @@
 /*
  * Base layer: what every other layer may use.  Error reporting, CPU masks,
  * the kernel's load-weight constants, kernel release numbers, a per-pid
- * table and a latency histogram.  Nothing here knows about traces,
+ * table, a latency histogram, gzip NDJSON output and file hashing.
+ * Nothing here knows about traces,
  * machines, runqueues or policies.
  *
  * Library code returns 0 or a negative errno and fills a struct sr_err
@@ -156,5 +157,32 @@ void sr_hist_add(struct sr_hist *h, uint64_t v);
 uint64_t sr_hist_pct(const struct sr_hist *h, double p);
 /* {"count", "mean_ns", "min_ns", "p50_ns", "p90_ns", "p99_ns", "max_ns"}; nulls when empty. */
 json_t *sr_hist_json(const struct sr_hist *h);
+
+/* ------------------------------------------------------------ files */
+
+/*
+ * Rows of a table written as NDJSON into a gzip file, the form DuckDB and
+ * Spark read with schema inference.  A failed write is sticky: close()
+ * reports it, so a caller checks once.
+ */
+struct sr_ndjson {
+	void *gz;			/* gzFile */
+	char *buf;			/* one rendered row */
+	size_t size;
+	bool failed;
+	uint64_t rows;
+};
+
+/* 0 or -errno. */
+int sr_ndjson_open(struct sr_ndjson *w, const char *path);
+/* One compact line; 0, or -EIO once any write failed. */
+int sr_ndjson_write(struct sr_ndjson *w, const json_t *row);
+/* Flush and close; 0 or -EIO when any write failed.  Safe on a closed writer. */
+int sr_ndjson_close(struct sr_ndjson *w);
+
+/* SHA-256 of a file's contents as 64 lower-case hex digits, and its size.  0 or -errno. */
+int sr_sha256_file(const char *path, char hex[65], uint64_t *size);
+/* SHA-256 of a string, as hex. */
+void sr_sha256_str(const char *s, char hex[65]);
 
 #endif /* SR_BASE_H */

@@ -178,6 +178,8 @@ int sr_policy_decide_each(const struct sr_policy *pol, const struct sr_wake_ctx 
 
 const char *sr_decider_name(enum sr_decider by);
 const char *sr_dep_name(enum sr_dep dep);
+/* The names of the sr_dep bits set in @deps, as a JSON array. */
+json_t *sr_deps_json(unsigned int deps);
 
 /* ------------------------------------------------------------ presets */
 

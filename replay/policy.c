@@ -203,3 +203,13 @@ const char *sr_dep_name(enum sr_dep dep)
 	}
 	return "invalid";
 }
+
+json_t *sr_deps_json(unsigned int deps)
+{
+	json_t *a = json_array();
+
+	for (int bit = 0; a && bit < 16; bit++)
+		if (deps & (1u << bit))
+			json_array_append_new(a, json_string(sr_dep_name(1u << bit)));
+	return a;
+}

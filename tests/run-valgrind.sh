@@ -34,6 +34,12 @@ run "$bin" analyze fixtures/qemu/numa2llc2-2s2d2c2t/hb_sock.dat \
 	--topology fixtures/qemu/numa2llc2-2s2d2c2t/machine --decisions /dev/null
 run "$bin" diff fixtures/hackbench-pipe.dat --topology cpus=2 --policy linux-2.6.38 \
 	--policy linux-2.6.38+no-hot-affine
+# batch: the parent and each forked worker (valgrind follows fork); a worker's
+# error makes it exit 99, which the batch reports as a failed trace (exit 3)
+vgds=$(mktemp -d)
+run "$bin" batch -j 2 -o "$vgds" fixtures/qemu/numa4-4s2c2t/niced.dat \
+	fixtures/qemu-ipc-6.1/numa2-2s4c2t/mq.dat
+rm -rf "$vgds"
 [ -f ../shared/traces/linux-4.13-i686-4cpu-success-field.dat ] &&
 	run "$bin" analyze ../shared/traces/linux-4.13-i686-4cpu-success-field.dat
 rm -f /tmp/vg.$$

@@ -15,7 +15,7 @@ enum {
 	OPT_MIGRATION_COST = 256, OPT_HZ, OPT_TOPOLOGY, OPT_POLICY, OPT_TOP, OPT_COMPACT,
 	OPT_DECISIONS, OPT_IDLE_THRESHOLD, OPT_PID, OPT_AT, OPT_WAKEUP, OPT_JSON, OPT_ROOT_CGROUP,
 	OPT_PROBES_MEASURE, OPT_CGROUP_WEIGHT, OPT_TIME, OPT_COMM, OPT_CPU, OPT_SVG, OPT_PNG,
-	OPT_WINDOW, OPT_PERFETTO, OPT_FORMAT, OPT_QUIET,
+	OPT_WINDOW, OPT_PERFETTO, OPT_FORMAT, OPT_QUIET, OPT_FROM, OPT_TIMEOUT,
 };
 
 struct opt_desc {
@@ -54,7 +54,7 @@ static const struct opt_desc opts[] = {
 	  "--compact            one-line JSON" },
 	{ { "json", no_argument, NULL, OPT_JSON }, SR_O_TEXT,
 	  "--json               JSON instead of text" },
-	{ { "decisions", required_argument, NULL, OPT_DECISIONS }, SR_O_ANALYZE,
+	{ { "decisions", required_argument, NULL, OPT_DECISIONS }, SR_O_DECISIONS,
 	  "--decisions FILE     stream one NDJSON line per placed wakeup to FILE ('-': stdout)" },
 	{ { "idle-threshold", required_argument, NULL, OPT_IDLE_THRESHOLD }, SR_O_ANALYZE,
 	  "--idle-threshold NS  shortest idle-while-waiting episode reported (default 1000000)" },
@@ -74,13 +74,21 @@ static const struct opt_desc opts[] = {
 	  "--png FILE           the same picture as PNG" },
 	{ { "window", required_argument, NULL, OPT_WINDOW }, SR_O_EXPLAIN,
 	  "--window T           explain's picture: T before the waking, 3T after (default 2ms)" },
-	{ { "perfetto", required_argument, NULL, OPT_PERFETTO }, SR_O_ANALYZE,
+	{ { "perfetto", required_argument, NULL, OPT_PERFETTO }, SR_O_PERFETTO,
 	  "--perfetto FILE      write the trace as a Chrome JSON trace for ui.perfetto.dev:\n"
 	  "                     a track per CPU, each placement annotated, wakeup flows" },
 	{ { "format", required_argument, NULL, OPT_FORMAT }, SR_O_FORMAT,
 	  "--format F           text or json (default: text on a terminal, JSON otherwise)" },
 	{ { "quiet", no_argument, NULL, OPT_QUIET }, SR_O_RUN,
 	  "--quiet              no progress line on stderr (shown on a terminal for long runs)" },
+	{ { "jobs", required_argument, NULL, 'j' }, SR_O_BATCH,
+	  "-j, --jobs N         traces analysed in parallel processes (default: one per CPU)" },
+	{ { "from", required_argument, NULL, OPT_FROM }, SR_O_BATCH,
+	  "--from LIST          read traces from LIST ('-': stdin), one a line:\n"
+	  "                     TRACE or TRACE<TAB>TOPOLOGY ('#' starts a comment)" },
+	{ { "timeout", required_argument, NULL, OPT_TIMEOUT }, SR_O_BATCH,
+	  "--timeout SEC        a trace still running after SEC seconds has failed\n"
+	  "                     (default 1800; 0: no limit)" },
 	{ { "at", required_argument, NULL, OPT_AT }, SR_O_EXPLAIN,
 	  "--at T               its wakeup nearest to T: seconds as trace-cmd report prints\n"
 	  "                     them (85.212030575), or with a unit (40ns, 12us, 3ms)" },
@@ -229,6 +237,27 @@ static int take_cgroup_weight(const struct sr_cli *cli, const char *arg, struct 
 	return 0;
 }
 
+/* batch: how many traces at a time, where the list is, how long one may take. */
+static int take_batch(const struct sr_cli *cli, int c, const char *arg, struct sr_cli_out *out)
+{
+	int64_t v;
+
+	if (c == OPT_FROM) {
+		out->from = arg;
+		return 0;
+	}
+	if (c == 'j') {
+		if (parse_i64(arg, 1, 1024, &v))
+			return bad(cli, "--jobs", "1..1024", arg);
+		out->jobs = (int)v;
+		return 0;
+	}
+	if (parse_i64(arg, 0, 86400 * 7, &v))
+		return bad(cli, "--timeout", "seconds >= 0", arg);
+	out->timeout_s = (int)v;
+	return 0;
+}
+
 static int take(const struct sr_cli *cli, int c, const char *arg, struct sr_run_opts *o,
 		struct sr_cli_out *out)
 {
@@ -285,6 +314,10 @@ static int take(const struct sr_cli *cli, int c, const char *arg, struct sr_run_
 			return bad(cli, "--idle-threshold", "nanoseconds > 0", arg);
 		o->an.idle_threshold_ns = v;
 		return 0;
+	case 'j':
+	case OPT_FROM:
+	case OPT_TIMEOUT:
+		return take_batch(cli, c, arg, out);
 	case OPT_PID:
 		if (parse_i64(arg, 1, INT32_MAX, &v))
 			return bad(cli, "--pid", "a pid > 0", arg);
@@ -342,8 +375,16 @@ static int take(const struct sr_cli *cli, int c, const char *arg, struct sr_run_
 	return -1;
 }
 
-int sr_cli_parse_run(const struct sr_cli *cli, int argc, char **argv, unsigned int accepted,
-		     void (*usage)(FILE *f), struct sr_run_opts *o, struct sr_cli_out *out)
+static const char *short_opts(unsigned int accepted)
+{
+	if (accepted & SR_O_BATCH)
+		return "ho:j:";
+	return accepted & SR_O_OUTPUT ? "ho:" : "h";
+}
+
+int sr_cli_parse_opts(const struct sr_cli *cli, int argc, char **argv, unsigned int accepted,
+		      void (*usage)(FILE *f), struct sr_run_opts *o, struct sr_cli_out *out,
+		      int *first)
 {
 	struct option lo[SR_ARRAY_SIZE(opts) + 2];
 	size_t n = 0;
@@ -353,7 +394,7 @@ int sr_cli_parse_run(const struct sr_cli *cli, int argc, char **argv, unsigned i
 				   .idle_threshold_ns = 1000000, .explain_at_ns = -1,
 				   .window_ns = 2000000 } };
 	*out = (struct sr_cli_out){ .json = cli->json, .format_given = cli->json,
-				    .progress = isatty(STDERR_FILENO) };
+				    .progress = isatty(STDERR_FILENO), .timeout_s = 1800 };
 	for (size_t i = 0; i < SR_ARRAY_SIZE(opts); i++)
 		if (opts[i].flag & accepted)
 			lo[n++] = opts[i].lo;
@@ -361,7 +402,7 @@ int sr_cli_parse_run(const struct sr_cli *cli, int argc, char **argv, unsigned i
 	lo[n] = (struct option){ NULL, 0, NULL, 0 };
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, accepted & SR_O_OUTPUT ? "ho:" : "h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, short_opts(accepted), lo, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return -1;
@@ -374,10 +415,21 @@ int sr_cli_parse_run(const struct sr_cli *cli, int argc, char **argv, unsigned i
 		if (ret)
 			return ret;
 	}
-	if (optind != argc - 1)
+	*first = optind;
+	return 0;
+}
+
+int sr_cli_parse_run(const struct sr_cli *cli, int argc, char **argv, unsigned int accepted,
+		     void (*usage)(FILE *f), struct sr_run_opts *o, struct sr_cli_out *out)
+{
+	int first, ret = sr_cli_parse_opts(cli, argc, argv, accepted, usage, o, out, &first);
+
+	if (ret)
+		return ret;
+	if (first != argc - 1)
 		return sr_cli_error(cli, SR_EXIT_BAD_INPUT,
 				    "%s takes exactly one TRACE argument (see --help)", argv[0]);
-	o->path = argv[optind];
+	o->path = argv[first];
 	return 0;
 }
 

@@ -8,8 +8,8 @@
 #include <jansson.h>
 #include "run.h"
 
-/* Exit codes, documented in README.md. */
-enum { SR_EXIT_OK = 0, SR_EXIT_FAIL = 1, SR_EXIT_BAD_INPUT = 2 };
+/* Exit codes, documented in README.md; batch: 3 when some trace was not analysed. */
+enum { SR_EXIT_OK = 0, SR_EXIT_FAIL = 1, SR_EXIT_BAD_INPUT = 2, SR_EXIT_SOME_FAILED = 3 };
 
 struct sr_cli {
 	bool json;			/* --json: errors as JSON objects on stdout */
@@ -43,21 +43,35 @@ enum sr_cli_opt {
 	SR_O_RUN	= 1 << 0,	/* --migration-cost --hz --topology --policy --top */
 	SR_O_OUTPUT	= 1 << 1,	/* -o --compact */
 	SR_O_TEXT	= 1 << 2,	/* --json: the command prints text by default */
-	SR_O_ANALYZE	= 1 << 3,	/* --decisions --idle-threshold */
+	SR_O_ANALYZE	= 1 << 3,	/* --idle-threshold */
 	SR_O_EXPLAIN	= 1 << 4,	/* --at --wakeup --window */
 	SR_O_FILTER	= 1 << 5,	/* --time --pid --comm --cpu */
 	SR_O_PLOT	= 1 << 6,	/* --svg --png */
 	SR_O_FORMAT	= 1 << 7,	/* --format text|json */
+	SR_O_DECISIONS	= 1 << 8,	/* --decisions */
+	SR_O_BATCH	= 1 << 9,	/* -j --from --timeout */
+	SR_O_PERFETTO	= 1 << 10,	/* --perfetto */
 };
 
+/* Where the output goes, and how a batch runs. */
 struct sr_cli_out {
-	const char *path;		/* -o, NULL: stdout */
+	const char *path;		/* -o, NULL: stdout (batch: the dataset directory) */
 	bool compact, json;
 	bool format_given;		/* --format or --json said which */
 	bool progress;			/* a progress line on stderr (a terminal, not --quiet) */
+	int jobs;			/* batch -j: parallel traces, 0 one per CPU */
+	const char *from;		/* batch --from: a list of traces */
+	int timeout_s;			/* batch --timeout: per trace, 0 none */
 };
 
-/* Parse TRACE and the accepted options; -1 after --help, else 0 or an exit code. */
+/*
+ * Parse the accepted options; the arguments left start at *first.  -1 after
+ * --help, else 0 or an exit code.
+ */
+int sr_cli_parse_opts(const struct sr_cli *cli, int argc, char **argv, unsigned int accepted,
+		      void (*usage)(FILE *f), struct sr_run_opts *o, struct sr_cli_out *out,
+		      int *first);
+/* The same with exactly one TRACE left. */
 int sr_cli_parse_run(const struct sr_cli *cli, int argc, char **argv, unsigned int accepted,
 		     void (*usage)(FILE *f), struct sr_run_opts *o, struct sr_cli_out *out);
 void sr_cli_opts_help(FILE *f, unsigned int accepted);
@@ -87,5 +101,6 @@ int sr_cmd_explain(const struct sr_cli *cli, int argc, char **argv);
 int sr_cmd_topology(const struct sr_cli *cli, int argc, char **argv);
 int sr_cmd_record(const struct sr_cli *cli, int argc, char **argv);
 int sr_cmd_policies(const struct sr_cli *cli, int argc, char **argv);
+int sr_cmd_batch(const struct sr_cli *cli, int argc, char **argv);
 
 #endif /* SR_CLI_H */

@@ -10,7 +10,7 @@
 #include "cli.h"
 
 #define ANALYZE_OPTS (SR_O_RUN | SR_O_OUTPUT | SR_O_ANALYZE | SR_O_FILTER | SR_O_PLOT | \
-		      SR_O_FORMAT)
+		      SR_O_FORMAT | SR_O_DECISIONS | SR_O_PERFETTO)
 
 static void analyze_usage(FILE *f)
 {

@@ -22,6 +22,8 @@ static const struct sr_cmd commands[] = {
 	{ "policies", sr_cmd_policies, 0, "[--json]", "list placement model presets and their knobs" },
 	{ "topology", sr_cmd_topology, 0, "[--root DIR | --topology ARG] [--json] [-o FILE]",
 	  "print the machine topology understood (CPUs, LLCs, nodes, sched domains)" },
+	{ "batch", sr_cmd_batch, 0, "-o DIR [-j N] TRACE... | --from LIST",
+	  "analyse many traces in parallel processes into one dataset (docs/batch.md)" },
 	{ "record", sr_cmd_record, SR_CMD_NEEDS_ROOT,
 	  "-o FILE [options] -- COMMAND...", "record a trace and a machine snapshot" },
 };

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <zlib.h>
 #include "run.h"
 
 static struct sr_cpu_ingest cpus[2];
@@ -224,6 +225,69 @@ static void test_diff(void **state)
 	json_decref(rep);
 }
 
+/* The only line of a gzip NDJSON table. */
+static json_t *only_row(const char *path)
+{
+	gzFile f = gzopen(path, "rb");
+	char line[4096], more[16];
+	json_t *row;
+
+	assert_non_null(f);
+	assert_non_null(gzgets(f, line, sizeof(line)));
+	assert_null(gzgets(f, more, sizeof(more)));
+	gzclose(f);
+	row = json_loads(line, 0, NULL);
+	assert_non_null(row);
+	return row;
+}
+
+static const char *S(json_t *o, const char *key)
+{
+	assert_true(json_is_string(json_object_get(o, key)));
+	return json_string_value(json_object_get(o, key));
+}
+
+static void test_rows(void **state)
+{
+	char wk[] = "/tmp/sr-rows-w-XXXXXX", dc[] = "/tmp/sr-rows-d-XXXXXX";
+	struct sr_rows_opts rows = { .wakeups = wk, .decisions = dc,
+				     .identity = json_pack("{s:s, s:s}", "trace_id", "t1",
+							   "path", "x.dat") };
+	struct sr_run_opts o = base();
+	json_t *w, *d;
+
+	close(mkstemp(wk));
+	close(mkstemp(dc));
+	o.an.rows = &rows;
+	json_decref(run_report(&o));
+	w = only_row(wk);
+	d = only_row(dc);
+	/* the identity leads; 100 was woken from CPU1 onto CPU1 (prev CPU0), ran 500 ns later */
+	assert_string_equal(json_object_iter_key(json_object_iter(w)), "trace_id");
+	assert_string_equal(S(w, "path"), "x.dat");
+	assert_string_equal(S(w, "kind"), "wakeup");
+	assert_int_equal(I(w, "wakeup"), 1);
+	assert_int_equal(I(w, "pid"), 100);
+	assert_int_equal(I(w, "prev_cpu"), 0);
+	assert_int_equal(I(w, "cpu"), 1);
+	assert_string_equal(S(w, "actual"), "waker");
+	assert_string_equal(S(w, "relation"), "same_llc");
+	assert_true(json_is_true(json_object_get(w, "cache_hot")));
+	assert_int_equal(I(w, "latency_ns"), 500);
+	/* one policy, the recorded kernel's: its row names it and says if it matched */
+	assert_string_equal(S(d, "trace_id"), "t1");
+	assert_string_equal(S(d, "policy"), "linux-6.18");
+	assert_int_equal(I(d, "cpu"), 1);
+	assert_true(json_is_boolean(json_object_get(d, "match")));
+	assert_int_equal(json_is_true(json_object_get(d, "match")), I(d, "policy_cpu") == 1);
+	assert_true(json_is_array(json_object_get(d, "depends_on")));
+	json_decref(w);
+	json_decref(d);
+	json_decref(rows.identity);
+	unlink(wk);
+	unlink(dc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_work_conservation),
 		cmocka_unit_test(test_divergence_and_decisions),
 		cmocka_unit_test(test_diff),
+		cmocka_unit_test(test_rows),
 	};
 
 	return cmocka_run_group_tests_name("analyses", tests, NULL, NULL);
