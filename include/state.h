@@ -327,6 +327,7 @@ struct sr_probe_in {
 	unsigned int wake_flags;
 	uint64_t ts;
 	uint64_t load_avg, util_avg;	/* p->se.avg; UINT64_MAX: not recorded */
+	uint64_t prev_load, prev_util;	/* cpu_load()/util of task_cpu(p); UINT64_MAX: not recorded */
 	int ret_cpu;			/* what it returned, -1 not yet */
 };
 
@@ -423,6 +424,8 @@ struct sr_cpu_state {
 	uint32_t idle_gen;		/* times it went idle: clears maybe_delayed */
 	int sel_pid;			/* pid whose select_task_rq_fair() is open here, -1 */
 	int thl_pid;			/* pid whose task_h_load() is open here, -1 */
+	uint64_t probe_load;		/* cpu_load() a probe read for the open select, or
+					 * UINT64_MAX */
 };
 
 struct sr_state_hooks {
@@ -505,6 +508,8 @@ struct sr_probe_stats {
 	uint64_t load_err[SR_ERR_BUCKETS];	/* the wakee's se.avg.load_avg, PELT warm */
 	uint64_t util_err[SR_ERR_BUCKETS];
 	uint64_t hload_err[SR_ERR_BUCKETS];	/* task_h_load() vs the root-group form */
+	uint64_t cpu_load_err[SR_ERR_BUCKETS];	/* cpu_load() of prev and this vs the state's */
+	uint64_t cpu_loads;		/* cpu_load() values recorded for placements */
 	uint64_t hloads;		/* task_h_load() values recorded during a placement */
 	uint64_t ret_moved;		/* srqf_ret named another CPU than the sched_wakeup */
 };

@@ -72,6 +72,8 @@ struct sr_event {
 	/* probe events */
 	unsigned int wake_flags;	/* select: WF_* of that kernel */
 	uint64_t load_avg, util_avg;	/* select: p->se.avg at entry */
+	uint64_t cpu_load, cpu_util;	/* select: prev's root cfs_rq avg; hload: the task's
+					 * CPU's; UINT64_MAX: not recorded */
 	uint64_t h_load;		/* hload_ret */
 	uint64_t span;			/* idlest_group_ret: bit n = CPU n of the group */
 	int sd_weight;			/* idlest_group: span weight of the domain searched */

@@ -28,6 +28,9 @@ struct offs {
 	unsigned int span_weight;		/* in sched_domain */
 	unsigned int cpumask;			/* in sched_group */
 	int wake_flags_arg;			/* select_task_rq_fair()'s wake_flags: $argN */
+	/* task_struct.se.cfs_rq, cfs_rq.rq, rq.cfs.avg: the root cfs_rq of a task's CPU */
+	bool has_rq_path;
+	unsigned int se_cfs_rq, cfs_rq_rq, rq_load, rq_util;
 };
 
 /* Byte offset of member @name of struct @type, searching anonymous members too. */
@@ -114,6 +117,26 @@ static int wake_flags_arg(const struct btf *btf)
 	return -ENOENT;
 }
 
+/*
+ * cpu_load() of a task's CPU: task->se.cfs_rq->rq->cfs.avg (cfs_rq.rq exists
+ * with CONFIG_FAIR_GROUP_SCHED, which every distribution kernel has).
+ */
+static void rq_path(const struct btf *btf, struct offs *o)
+{
+	long v[4] = {
+		path_off(btf, "task_struct", "se.cfs_rq"), path_off(btf, "cfs_rq", "rq"),
+		path_off(btf, "rq", "cfs.avg.load_avg"), path_off(btf, "rq", "cfs.avg.util_avg"),
+	};
+
+	o->has_rq_path = v[0] >= 0 && v[1] >= 0 && v[2] >= 0 && v[3] >= 0;
+	if (!o->has_rq_path)
+		return;
+	o->se_cfs_rq = (unsigned int)v[0];
+	o->cfs_rq_rq = (unsigned int)v[1];
+	o->rq_load = (unsigned int)v[2];
+	o->rq_util = (unsigned int)v[3];
+}
+
 static int read_offsets(struct rec *r, struct offs *o)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
@@ -130,6 +153,7 @@ static int read_offsets(struct rec *r, struct offs *o)
 	v[3] = path_off(btf, "sched_domain", "span_weight");
 	v[4] = path_off(btf, "sched_group", "cpumask");
 	o->wake_flags_arg = wake_flags_arg(btf);
+	rq_path(btf, o);
 	btf__free(btf);
 	for (int i = 0; i < 3; i++)
 		if (v[i] < 0)
@@ -169,15 +193,37 @@ static const struct probe probes[] = {
 	{ "sag", false, false, { "sched_autogroup_create_attach" } },
 };
 
+/* " NAME=rq.cfs.avg.FIELD of $arg1's CPU", or "" without the path. */
+static void rq_arg(const struct offs *o, const char *name, unsigned int field, char *buf,
+		   size_t n)
+{
+	if (!o->has_rq_path) {
+		buf[0] = '\0';
+		return;
+	}
+	snprintf(buf, n, " %s=+%u(+%u(+%u($arg1))):u64", name, field, o->cfs_rq_rq,
+		 o->se_cfs_rq);
+}
+
 static void fetchargs(const struct probe *p, const struct offs *o, char *buf, size_t n)
 {
-	if (!strcmp(p->event, "srqf"))
+	char load[96], util[96];
+
+	if (!strcmp(p->event, "srqf")) {
+		/* prev's cpu_load() as wake_affine_weight() reads it */
+		rq_arg(o, "prev_load", o->rq_load, load, sizeof(load));
+		rq_arg(o, "prev_util", o->rq_util, util, sizeof(util));
 		snprintf(buf, n, "pid=+%u($arg1):s32 prev_cpu=$arg2:s32 wake_flags=$arg%d:x32 "
-			 "load_avg=+%u($arg1):u64 util_avg=+%u($arg1):u64", o->pid,
-			 o->wake_flags_arg, o->load_avg, o->util_avg);
+			 "load_avg=+%u($arg1):u64 util_avg=+%u($arg1):u64%s%s", o->pid,
+			 o->wake_flags_arg, o->load_avg, o->util_avg, load, util);
+	} else if (!strcmp(p->event, "thl")) {
+		/* for current (the sync test): this CPU's cpu_load() */
+		rq_arg(o, "cpu_load", o->rq_load, load, sizeof(load));
+		snprintf(buf, n, "pid=+%u($arg1):s32%s", o->pid, load);
+	}
 	else if (!strcmp(p->event, "srqf_ret"))
 		snprintf(buf, n, "cpu=$retval:s32");
-	else if (!strcmp(p->event, "thl") || !strcmp(p->event, "sag"))
+	else if (!strcmp(p->event, "sag"))
 		snprintf(buf, n, "pid=+%u($arg1):s32", o->pid);
 	else if (!strcmp(p->event, "thl_ret"))
 		snprintf(buf, n, "h_load=$retval:u64");
@@ -191,7 +237,7 @@ static void fetchargs(const struct probe *p, const struct offs *o, char *buf, si
 /* Create @p on the first of its functions the kernel accepts; 0 or -errno. */
 static int create_one(struct rec *r, const struct probe *p, const struct offs *o)
 {
-	char args[256];
+	char args[512];
 	int ret = -ENOENT;
 
 	fetchargs(p, o, args, sizeof(args));

@@ -20,6 +20,7 @@ enum fld {
 	F_PREV_STATE, F_NEXT_PID, F_NEXT_PRIO, F_NEXT_COMM,
 	F_ORIG, F_DEST, F_CHILD_PID, F_CHILD_COMM, F_RUNTIME,
 	F_WAKE_FLAGS, F_LOAD, F_UTIL, F_HLOAD, F_SPAN, F_SD_WEIGHT, F_CGROUP_ID,
+	F_CPU_LOAD, F_CPU_UTIL,
 	F_COMMON_PID, F_COMMON_FLAGS,
 	F_NR
 };
@@ -68,10 +69,11 @@ static const struct ev_desc descs[SR_EV_OTHER] = {
 	/* probes: field names as `record --probes` defines them */
 	[SR_EV_SELECT] = { NULL, "srqf", {
 		[F_PID] = "pid", [F_ORIG] = "prev_cpu", [F_WAKE_FLAGS] = "wake_flags",
-		[F_LOAD] = "load_avg", [F_UTIL] = "util_avg" },
+		[F_LOAD] = "load_avg", [F_UTIL] = "util_avg", [F_CPU_LOAD] = "prev_load",
+		[F_CPU_UTIL] = "prev_util" },
 		R(F_PID) | R(F_WAKE_FLAGS) },
 	[SR_EV_SELECT_RET] = { NULL, "srqf_ret", { [F_TARGET] = "cpu" }, R(F_TARGET) },
-	[SR_EV_HLOAD] = { NULL, "thl", { [F_PID] = "pid" }, R(F_PID) },
+	[SR_EV_HLOAD] = { NULL, "thl", { [F_PID] = "pid", [F_CPU_LOAD] = "cpu_load" }, R(F_PID) },
 	[SR_EV_HLOAD_RET] = { NULL, "thl_ret", { [F_HLOAD] = "h_load" }, R(F_HLOAD) },
 	[SR_EV_IDLEST_GROUP] = { NULL, "fig", {
 		[F_PID] = "pid", [F_SD_WEIGHT] = "sd_weight", [F_TARGET] = "this_cpu" }, R(F_PID) },
@@ -466,6 +468,8 @@ static void fill_probe(const struct sr_trace *t, const struct tep_record *rec,
 	ev->load_avg = rd_num(t, rec, f[F_LOAD], &v) ? (uint64_t)v : UINT64_MAX;
 	ev->util_avg = rd_num(t, rec, f[F_UTIL], &v) ? (uint64_t)v : UINT64_MAX;
 	ev->h_load = rd_num(t, rec, f[F_HLOAD], &v) ? (uint64_t)v : UINT64_MAX;
+	ev->cpu_load = rd_num(t, rec, f[F_CPU_LOAD], &v) ? (uint64_t)v : UINT64_MAX;
+	ev->cpu_util = rd_num(t, rec, f[F_CPU_UTIL], &v) ? (uint64_t)v : UINT64_MAX;
 	ev->span = rd_num(t, rec, f[F_SPAN], &v) ? (uint64_t)v : 0;
 	ev->sd_weight = rd_int(t, rec, f[F_SD_WEIGHT], -1);
 	ev->cgroup_id = rd_int(t, rec, f[F_CGROUP_ID], -1);

@@ -151,7 +151,8 @@ static json_t *probes_json(const struct sr_run *r)
 
 	if (!r->state.cfg.has_select_probe)
 		return json_null();
-	return json_pack("{s:b, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I}, s:o, s:o, s:o, s:I}",
+	return json_pack("{s:b, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I}, s:o, s:o, s:o, s:I, s:o, "
+			 "s:I}",
 		"used_as_inputs", !r->state.cfg.probes_measure_only,
 		"selects", (json_int_t)p->selects,
 		"placed_at_select", (json_int_t)p->at_select,
@@ -163,6 +164,8 @@ static json_t *probes_json(const struct sr_run *r)
 		"wakee_load_error", err_json(p->load_err),
 		"wakee_util_error", err_json(p->util_err),
 		"h_load_error", err_json(p->hload_err),
+		"cpu_loads", (json_int_t)p->cpu_loads,
+		"cpu_load_error", err_json(p->cpu_load_err),
 		"answer_moved", (json_int_t)p->ret_moved);
 }
 

@@ -66,6 +66,57 @@ static void calibrate(struct sr_state *s, struct sr_task *p, uint64_t load, uint
 	p->sleep_known = true;
 }
 
+/*
+ * The state's cpu_load() of @cpu against the kernel's; only where no task
+ * group is followed, as the state's root load then holds everything.
+ */
+static void measure_cpu_load(struct sr_state *s, int cpu, uint64_t truth)
+{
+	if (truth == UINT64_MAX || !sr_st_cpu_ok(s, cpu) || s->nr_groups)
+		return;
+	sr_st_cpu_advance(s, cpu, s->now);
+	s->probes.cpu_loads++;
+	count_err(s->probes.cpu_load_err, (double)s->rq[cpu].load_avg, (double)truth);
+}
+
+/* thl of current (the sync test): it also read this CPU's cpu_load(). */
+static void on_hload(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_cpu_state *c = &s->cpu[ev->cpu];
+
+	c->thl_pid = ev->pid;
+	if (c->sel_pid < 0 || ev->pid != ev->common_pid || ev->cpu_load == UINT64_MAX)
+		return;
+	measure_cpu_load(s, ev->cpu, ev->cpu_load);
+	if (!s->cfg.probes_measure_only)
+		c->probe_load = ev->cpu_load;
+}
+
+/*
+ * Use the kernel's cpu_load() of prev (srqf) and this (thl of current) for
+ * the placement, and take them as the CPUs' PELT from now on.
+ */
+void sr_st_probe_cpu_loads(struct sr_state *s, struct sr_task *p, int this_cpu)
+{
+	struct sr_cpu_state *c;
+
+	if (s->cfg.probes_measure_only || s->nr_groups)
+		return;
+	if (p->probe.valid && p->probe.prev_load != UINT64_MAX && sr_st_cpu_ok(s, p->v.cpu)) {
+		c = &s->cpu[p->v.cpu];
+		c->load_avg = (double)p->probe.prev_load;
+		if (p->probe.prev_util != UINT64_MAX)
+			c->util_avg = (double)p->probe.prev_util;
+		sr_st_cpu_advance(s, p->v.cpu, s->now);
+	}
+	if (sr_st_cpu_ok(s, this_cpu) && s->cpu[this_cpu].probe_load != UINT64_MAX) {
+		c = &s->cpu[this_cpu];
+		c->load_avg = (double)c->probe_load;
+		c->probe_load = UINT64_MAX;
+		sr_st_cpu_advance(s, this_cpu, s->now);
+	}
+}
+
 /* srqf: select_task_rq_fair(p, prev_cpu, wake_flags) entered on ev->cpu. */
 static void on_select(struct sr_state *s, const struct sr_event *ev)
 {
@@ -74,6 +125,7 @@ static void on_select(struct sr_state *s, const struct sr_event *ev)
 	s->probes.selects++;
 	s->cpu[ev->cpu].sel_pid = ev->pid;
 	s->cpu[ev->cpu].thl_pid = -1;
+	s->cpu[ev->cpu].probe_load = UINT64_MAX;
 	if (!p)
 		return;
 	sr_st_task_pelt(s, p, s->now);
@@ -93,8 +145,10 @@ static void on_select(struct sr_state *s, const struct sr_event *ev)
 	}
 	p->probe = (struct sr_probe_in){
 		.valid = true, .wake_flags = ev->wake_flags, .ts = ev->ts,
-		.load_avg = ev->load_avg, .util_avg = ev->util_avg, .ret_cpu = -1,
+		.load_avg = ev->load_avg, .util_avg = ev->util_avg,
+		.prev_load = ev->cpu_load, .prev_util = ev->cpu_util, .ret_cpu = -1,
 	};
+	measure_cpu_load(s, p->v.cpu, ev->cpu_load);
 	if (s->cfg.probes_measure_only || ev->load_avg == UINT64_MAX || ev->util_avg == UINT64_MAX)
 		return;
 	if (!(ev->wake_flags & s->cfg.wf_fork))
@@ -137,8 +191,10 @@ static int on_select_ret(struct sr_state *s, const struct sr_event *ev)
 
 	c->sel_pid = -1;
 	c->thl_pid = -1;
-	if (!p)
+	if (!p) {
+		c->probe_load = UINT64_MAX;
 		return 0;
+	}
 	if (p->probe.valid)
 		p->probe.ret_cpu = ev->target_cpu;
 	if (!p->pending || !p->pend_deferred)
@@ -187,7 +243,7 @@ int sr_st_on_probe(struct sr_state *s, const struct sr_event *ev)
 	case SR_EV_SELECT_RET:
 		return on_select_ret(s, ev);
 	case SR_EV_HLOAD:
-		s->cpu[ev->cpu].thl_pid = ev->pid;
+		on_hload(s, ev);
 		return 0;
 	case SR_EV_HLOAD_RET:
 		on_hload_ret(s, ev);

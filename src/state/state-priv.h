@@ -102,6 +102,7 @@ void sr_st_follow_ref(struct sr_state *s, struct sr_task *p, struct sr_task *wak
 int sr_st_on_probe(struct sr_state *s, const struct sr_event *ev);
 enum sr_tristate sr_st_probe_sync(const struct sr_state *s, const struct sr_task *p);
 void sr_st_probe_done(struct sr_task *p, struct sr_task *waker);
+void sr_st_probe_cpu_loads(struct sr_state *s, struct sr_task *p, int this_cpu);
 void sr_st_probe_check(struct sr_state *s, struct sr_task *p, int cpu);
 /* wakeup.c: replay a placement deferred to the kernel's select_task_rq_fair() */
 int sr_st_place_deferred(struct sr_state *s, struct sr_task *p);

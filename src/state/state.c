@@ -213,6 +213,7 @@ int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg)
 
 		sr_mask_set(&s->one_cpu[c], c);
 		s->cpu[c].sel_pid = s->cpu[c].thl_pid = -1;
+		s->cpu[c].probe_load = UINT64_MAX;
 		sr_st_task_reset(&s->cpu[c].idle, 0, cfg->start);
 		s->rq[c].capacity = SR_CAPACITY_SCALE;
 		s->rq[c].avg_idle = AVG_IDLE_MAX_NS;

@@ -118,6 +118,8 @@ static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_
 	}
 	for (int c = 0; c < s->cfg.nr_cpus; c++)
 		sr_st_cpu_advance(s, c, s->now);
+	if (kind == SR_WAKE_TTWU)
+		sr_st_probe_cpu_loads(s, p, ev->cpu);
 	sr_st_groups_fill(s);
 	sr_st_fill_llc_hints(s);
 	if (waker) {
