@@ -80,20 +80,21 @@ static int dec_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 {
 	const struct sr_view *v = a->view;
 	struct decisions *d = a->data;
+	json_error_t jerr;
 	json_t *line;
 
 	if ((w->cls != SR_W_PLACED && !w->fork) || d->failed)
 		return 0;
-	line = json_pack("{s:o, s:I, s:i, s:s, s:i, s:i, s:i, s:i, s:s, s:o, s:o}",
+	line = json_pack_ex(&jerr, 0, "{s:o, s:I, s:i, s:o, s:i, s:i, s:i, s:i, s:s, s:o, s:o}",
 			 "wakeup", w->fork ? json_string("fork") : json_integer((json_int_t)w->index),
 			 "ts_ns", (json_int_t)w->ts,
-			 "pid", w->task->v.pid, "comm", w->task->comm,
+			 "pid", w->task->v.pid, "comm", sr_json_str(w->task->comm),
 			 "waker_cpu", w->waker_cpu, "prev_cpu", w->prev_cpu, "cpu", w->cpu,
 			 "waker_pid", w->waker_pid,
 			 "actual", w->fork ? "fork" : sr_outcome_name(w->actual),
 			 "flags", flags_json(w), "policies", policies_json(w, v));
 	if (!line)
-		return -ENOMEM;
+		return sr_json_errno(&jerr);
 	if (json_dumpf(line, d->f, JSON_COMPACT) || fputc('\n', d->f) == EOF)
 		d->failed = true;
 	json_decref(line);

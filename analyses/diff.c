@@ -213,8 +213,8 @@ static json_t *tasks_json(struct diff *d, int top)
 
 		if (!t->pid)
 			continue;
-		json_array_append_new(a, json_pack("{s:i, s:s, s:I, s:I}", "pid", t->pid,
-			"comm", t->comm, "disagreements", (json_int_t)t->disagreements,
+		json_array_append_new(a, json_pack("{s:i, s:o, s:I, s:I}", "pid", t->pid,
+			"comm", sr_json_str(t->comm), "disagreements", (json_int_t)t->disagreements,
 			"estimated_latency_saved_by_b_ns", (json_int_t)t->est_gain_ns));
 		n++;
 	}
@@ -283,13 +283,14 @@ static void print_tasks(FILE *f, struct diff *d, int top)
 	sort_tasks(d);
 	for (size_t i = 0; i < d->tasks.nr_slots && n < top; i++) {
 		const struct task_impact *t = sr_pidtab_slot(&d->tasks, i);
+		char comm[SR_TEXT_SIZE(SR_COMM_LEN)];
 
 		if (!t->pid)
 			continue;
 		if (!n++)
 			fprintf(f, "\nTasks most affected:\n");
 		fprintf(f, "  %7d %-16s %6" PRIu64 " disagreements, est. %.3f ms saved by B\n",
-			t->pid, t->comm, t->disagreements, (double)t->est_gain_ns / 1e6);
+			t->pid, sr_text(t->comm, comm, sizeof(comm)), t->disagreements, (double)t->est_gain_ns / 1e6);
 	}
 }
 

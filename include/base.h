@@ -11,6 +11,7 @@
 #ifndef SR_BASE_H
 #define SR_BASE_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -26,6 +27,31 @@ struct sr_err {
 /* Format a message into @err (may be NULL) and return @ret, a negative errno. */
 int sr_err_set(struct sr_err *err, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* ------------------------------------------------------------ strings */
+
+/*
+ * Strings from a trace are bytes: comm is cut at 15 bytes even inside a
+ * character, and prctl(PR_SET_NAME) takes anything.  Whatever goes into
+ * JSON or text output passes through these (src/base/utf8.c).
+ */
+
+/* @s is valid UTF-8 (what jansson accepts). */
+bool sr_utf8_valid(const char *s);
+/*
+ * Copy @s into @buf (@size > 0), each ill-formed sequence replaced by
+ * U+FFFD; with @escape_controls, control bytes become "\xNN".  Cut at a
+ * character boundary when @buf is short.  Returns the replacements made.
+ */
+int sr_utf8_repair(const char *s, char *buf, size_t size, bool escape_controls);
+/* Room for @n bytes of input, whatever sr_utf8_repair() makes of them. */
+#define SR_TEXT_SIZE(n)	((n) * 4 + 1)
+/* @s as text output shows it (repaired, controls escaped), in @buf; "" for NULL. */
+const char *sr_text(const char *s, char *buf, size_t size);
+/* A JSON string of @s, repaired; json null for NULL; NULL only when out of memory. */
+json_t *sr_json_str(const char *s);
+/* The -errno a failed json_pack_ex() stands for: -ENOMEM only when memory ran out. */
+int sr_json_errno(const json_error_t *e);
 
 /* ------------------------------------------------------------ CPU masks */
 

@@ -13,7 +13,8 @@
 #include "topology.h"
 #include "trace.h"
 
-#define SR_MAX_WARNINGS 16
+/* Warnings kept; past that, one last warning says how many more there were. */
+#define SR_MAX_WARNINGS 64
 
 struct sr_run_opts {
 	const char *path;
@@ -44,8 +45,9 @@ struct sr_run {
 	struct sr_analysis *an;		/* nr_an, in report order */
 	int nr_an;
 	int nr_silent;			/* CPUs without any event */
-	char warnings[SR_MAX_WARNINGS][160];
+	char *warnings[SR_MAX_WARNINGS];	/* whole sentences, never cut */
 	int nr_warnings;
+	int nr_warnings_dropped;
 };
 
 int sr_run_open(struct sr_run *r, const struct sr_run_opts *o, struct sr_err *err);

@@ -242,6 +242,16 @@ int sr_cli_write_json(const struct sr_cli *cli, json_t *o, const struct sr_cli_o
 	return ret ? sr_cli_error(cli, SR_EXIT_FAIL, "cannot write the output") : 0;
 }
 
+/* "warning: " and @s as text output shows trace strings, however long. */
+static void print_warning(FILE *f, const char *s)
+{
+	size_t size = SR_TEXT_SIZE(strlen(s));
+	char *buf = malloc(size);
+
+	fprintf(f, "warning: %s\n", buf ? sr_text(s, buf, size) : s);
+	free(buf);
+}
+
 int sr_cli_write_text(const struct sr_cli *cli, const struct sr_run *r,
 		      void (*print)(const struct sr_analysis *a, FILE *f),
 		      const struct sr_analysis *a, const struct sr_cli_out *out)
@@ -253,7 +263,7 @@ int sr_cli_write_text(const struct sr_cli *cli, const struct sr_run *r,
 		return sr_cli_error(cli, SR_EXIT_FAIL, "%s: %s", out->path, strerror(errno));
 	print(a, f);
 	for (int i = 0; i < r->nr_warnings; i++)
-		fprintf(f, "warning: %s\n", r->warnings[i]);
+		print_warning(f, r->warnings[i]);
 	if (out->path ? fclose(f) : fflush(f))
 		ret = sr_cli_error(cli, SR_EXIT_FAIL, "cannot write the output");
 	return ret;

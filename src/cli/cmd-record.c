@@ -209,16 +209,16 @@ static json_t *argv_json(char **argv)
 	json_t *a = json_array();
 
 	for (; a && *argv; argv++)
-		json_array_append_new(a, json_string(*argv));
+		json_array_append_new(a, sr_json_str(*argv));
 	return a;
 }
 
 /* What was recorded, for --json and schedreplay-snapshot.json. */
 static json_t *summary_json(const struct rec *r)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:I, s:O, s:o, s:o, s:o, s:o}",
-			 "trace", r->o->out, "trace_buffer", "top-level",
-			 "tracefs_instance", r->name, "clock", r->o->clock,
+	return json_pack("{s:o, s:s, s:s, s:o, s:i, s:I, s:O, s:o, s:o, s:o, s:o}",
+			 "trace", sr_json_str(r->o->out), "trace_buffer", "top-level",
+			 "tracefs_instance", r->name, "clock", sr_json_str(r->o->clock),
 			 "cpus", r->nr_cpus, "buffer_kb", (json_int_t)r->buffer_kb,
 			 "events", r->events, "command", argv_json(r->o->cmd),
 			 "command_status", status_json(r),
@@ -242,7 +242,7 @@ static int write_snapshot(const struct rec *r, json_t *sum)
 	}
 	fprintf(stderr, "schedreplay: wrote %s/ (%d files; %d missing or unreadable, listed in "
 		"%s)\n", dir, res.captured, res.missing, SR_SNAPSHOT_JSON);
-	json_object_set_new(sum, "snapshot", json_pack("{s:s, s:i, s:i}", "dir", dir,
+	json_object_set_new(sum, "snapshot", json_pack("{s:o, s:i, s:i}", "dir", sr_json_str(dir),
 							"captured", res.captured,
 							"missing", res.missing));
 	return 0;
@@ -289,8 +289,8 @@ static int report(const struct sr_cli *cli, const struct rec *r)
 		code = outcome(r, msg, sizeof(msg));
 	if (cli->json) {
 		if (code)
-			json_object_set_new(sum, "error", json_pack("{s:s, s:i}", "message",
-				msg[0] ? msg : "cannot write the snapshot", "exit_code", code));
+			json_object_set_new(sum, "error", json_pack("{s:o, s:i}", "message",
+				sr_json_str(msg[0] ? msg : "cannot write the snapshot"), "exit_code", code));
 		json_dumpf(sum, stdout, JSON_INDENT(2));
 		fputc('\n', stdout);
 	} else if (msg[0]) {

@@ -28,14 +28,15 @@ static const struct sr_cmd commands[] = {
 
 int sr_cli_error(const struct sr_cli *cli, int code, const char *fmt, ...)
 {
-	char msg[1024];
+	char msg[1024], text[SR_TEXT_SIZE(sizeof(msg))];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (cli && cli->json) {
-		json_t *e = json_pack("{s:{s:s, s:i}}", "error", "message", msg, "exit_code", code);
+		json_t *e = json_pack("{s:{s:o, s:i}}", "error", "message", sr_json_str(msg),
+				      "exit_code", code);
 
 		if (e) {
 			json_dumpf(e, stdout, JSON_INDENT(2));
@@ -43,7 +44,7 @@ int sr_cli_error(const struct sr_cli *cli, int code, const char *fmt, ...)
 			json_decref(e);
 		}
 	} else {
-		fprintf(stderr, "schedreplay: %s\n", msg);
+		fprintf(stderr, "schedreplay: %s\n", sr_text(msg, text, sizeof(text)));
 	}
 	return code;
 }

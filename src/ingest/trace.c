@@ -493,6 +493,8 @@ static void fill_event(struct sr_trace *t, struct tep_record *rec, struct sr_eve
 		fill_probe(t, rec, ev);
 	rd_comm(rec, f[F_COMM], ev->comm);
 	rd_comm(rec, ev->type == SR_EV_FORK ? f[F_CHILD_COMM] : f[F_NEXT_COMM], ev->next_comm);
+	if (!sr_utf8_valid(ev->comm) || !sr_utf8_valid(ev->next_comm))
+		t->info.bad_utf8++;
 	if (ev->type == SR_EV_SWITCH && rd_num(t, rec, f[F_PREV_STATE], &v)) {
 		ev->prev_state_raw = v;
 		ev->prev_state = decode_state(t, rec, v);

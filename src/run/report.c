@@ -90,15 +90,15 @@ static json_t *trace_json(const struct sr_run *r)
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s", r->opts.path);
-	return json_pack("{s:s, s:i, s:i, s:i, s:s?, s:{s:s?, s:s?}, s:{s:I, s:I, s:I},"
+	return json_pack("{s:o, s:i, s:i, s:i, s:o, s:{s:o, s:o}, s:{s:I, s:I, s:I},"
 			 " s:o, s:o, s:o}",
-			 "file", basename(path),
+			 "file", sr_json_str(basename(path)),
 			 "file_version", info->file_version,
 			 "long_size", info->long_size,
 			 "cpus", info->nr_cpus,
-			 "clock", info->clock[0] ? info->clock : NULL,
-			 "kernel", "release", info->release[0] ? info->release : NULL,
-			 "uname", info->uname[0] ? info->uname : NULL,
+			 "clock", sr_json_str(info->clock[0] ? info->clock : NULL),
+			 "kernel", "release", sr_json_str(info->release[0] ? info->release : NULL),
+			 "uname", sr_json_str(info->uname[0] ? info->uname : NULL),
 			 "span", "first_ns", (json_int_t)info->first_ts,
 			 "last_ns", (json_int_t)info->last_ts,
 			 "duration_ns", (json_int_t)(info->last_ts - info->first_ts),
@@ -184,13 +184,13 @@ static json_t *cpus_json(const struct sr_run *r)
 static json_t *topology_json(const struct sr_run *r)
 {
 	const struct sr_machine *m = &r->machine;
-	json_t *o = json_pack("{s:s, s:s?, s:i, s:i}", "source",
-			      sr_topo_source_name(r->topo.source), "given", r->opts.topology,
+	json_t *o = json_pack("{s:s, s:o, s:i, s:i}", "source",
+			      sr_topo_source_name(r->topo.source), "given", sr_json_str(r->opts.topology),
 			      "cpus", r->topo.nr_cpus, "nodes", r->topo.nr_nodes);
 
 	if (o && r->opts.topology)
-		json_object_set_new(o, "machine", json_pack("{s:s?, s:o, s:o, s:o, s:i}",
-			"release", m->release[0] ? m->release : NULL,
+		json_object_set_new(o, "machine", json_pack("{s:o, s:o, s:o, s:o, s:i}",
+			"release", sr_json_str(m->release[0] ? m->release : NULL),
 			"sched_features_known", json_boolean(m->nr_features > 0),
 			"migration_cost_ns", m->migration_cost_ns >= 0 ?
 				json_integer(m->migration_cost_ns) : json_null(),
@@ -222,7 +222,7 @@ json_t *sr_run_report(struct sr_run *r)
 	}
 	warn = json_array();
 	for (int i = 0; warn && i < r->nr_warnings; i++)
-		json_array_append_new(warn, json_string(r->warnings[i]));
+		json_array_append_new(warn, sr_json_str(r->warnings[i]));
 	json_object_set_new(rep, "warnings", warn);
 	return rep;
 }
