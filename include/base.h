@@ -55,7 +55,8 @@ int sr_json_errno(const json_error_t *e);
 
 /* ------------------------------------------------------------ CPU masks */
 
-#define SR_MAX_CPUS	1024
+/* The kernel's own limit (NR_CPUS with CONFIG_MAXSMP): traces of any real machine fit. */
+#define SR_MAX_CPUS	8192
 #define SR_MASK_WORDS	(SR_MAX_CPUS / 64)
 
 #define SR_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -363,7 +363,9 @@ struct sr_wakeup {
 	int nr_migrations;		/* sched_migrate_task events in between */
 	bool prev_idle;			/* prev CPU idle at the sched_waking (paired only) */
 	bool target_idle;		/* chosen CPU idle when the task was enqueued */
-	bool uncertain;			/* a CPU involved had lost events not yet resynced */
+	bool uncertain;			/* a CPU involved had lost events not yet resynced, or
+					 * in_lost_window */
+	bool in_lost_window;		/* from waking to wakeup, some CPU was losing events */
 	int nr_dec;
 	const struct sr_brief *dec;
 };
@@ -438,6 +440,10 @@ struct sr_wakeup_counts {
 	uint64_t placed_hot, affine_hot;
 	uint64_t uncertain;
 	uint64_t standalone;		/* sched_wakeup without sched_waking in the trace */
+	/* the same accounting for the wakeups that met no lost window */
+	uint64_t in_lost_window;
+	uint64_t outside_cls[SR_W_NR];
+	uint64_t outside_actual[SR_O_NR];
 };
 
 /* |reconstructed - kernel| / kernel, bucketed: < 5, 10, 20, 30, 50 %, more. */

@@ -69,6 +69,16 @@ struct sr_event {
 	char comm[SR_COMM_LEN];		/* of pid (prev for switch, parent for fork) */
 	char next_comm[SR_COMM_LEN];	/* switch next / fork child */
 	long long missed_before;	/* lost events just before this record on its CPU (-1: unknown count) */
+	/*
+	 * Lost windows of every CPU around this record, from the reader's
+	 * look-ahead (struct sr_lost_window): how many are still open (a CPU
+	 * whose next record follows a gap) and the earliest `after` among them;
+	 * the latest `before` of those closed so far (0: none).  A span
+	 * [t1, t2] meets a window when t1 <= before && after < t2.
+	 */
+	int lost_open;
+	uint64_t lost_open_after;
+	uint64_t lost_closed_before;
 	/* probe events */
 	unsigned int wake_flags;	/* select: WF_* of that kernel */
 	uint64_t load_avg, util_avg;	/* select: p->se.avg at entry */
@@ -80,6 +90,7 @@ struct sr_event {
 
 #define SR_MAX_LOST_WINDOWS 16
 
+/* A gap in one CPU's records: the ring buffer lost events between these two. */
 struct sr_lost_window {
 	uint64_t after;			/* last record before the gap (0 if none) */
 	uint64_t before;		/* first record after the gap */
@@ -93,6 +104,7 @@ struct sr_cpu_ingest {
 	uint64_t records;
 	long long lost;			/* sum of known counts */
 	int lost_windows;		/* total number of gaps */
+	uint64_t lost_ns;		/* their total length */
 	bool lost_unknown;		/* a gap of unknown size was seen */
 	struct sr_lost_window win[SR_MAX_LOST_WINDOWS];	/* the first gaps */
 	/* the kernel's per-CPU buffer statistics saved in the file; -1 unknown */
@@ -103,7 +115,12 @@ struct sr_trace_info {
 	int nr_cpus;
 	int file_version;
 	int long_size;
+	int page_size;
+	char buffer[64];		/* the buffer read: "" the top-level one, else its name */
+	char buffers_note[192];		/* other buffers that hold sched events, "" none */
 	char clock[32];			/* "" when the file does not say */
+	bool clock_tsc2nsec;		/* x86-tsc cycles converted by the file's TSC2NSEC option */
+	bool clock_assumed_ns;		/* no clock, or one we do not know: taken as nanoseconds */
 	char uname[256];		/* "" when the file does not say */
 	char release[64];		/* kernel release parsed from uname */
 	bool has_format[SR_EV_NR];	/* the event format is in the file */
@@ -116,10 +133,36 @@ struct sr_trace_info {
 struct sr_trace;
 
 /*
+ * What the reader is doing, kept where another process can read it
+ * (shared memory): libtracecmd and libtraceevent trust a file's pages, and
+ * a corrupt one can crash them.  A guard that sees the reader die can tell
+ * the library's crash on a bad file (in_library) from a crash of ours.
+ */
+struct sr_trace_watch {
+	volatile int in_library;	/* inside a libtracecmd/libtraceevent call */
+	volatile int cpu;		/* the CPU whose data it was reading, -1 none */
+	volatile uint64_t records;	/* records delivered so far */
+	volatile uint64_t ts;		/* timestamp of the last one */
+};
+
+struct sr_trace_opts {
+	const char *path;
+	/*
+	 * The buffer to read: NULL picks the top-level one, or when it holds no
+	 * sched event the first instance that does; "" is the top-level one.
+	 */
+	const char *buffer;
+	struct sr_trace_watch *watch;	/* may be NULL */
+};
+
+/*
  * Open @path and validate it.  Returns 0, -ENOENT/-EACCES for files that
  * cannot be read, -EINVAL for files that are not (or no longer) trace.dat,
- * -ENODATA when no sched event this tool needs has a format in the file.
+ * or whose clock is not in nanoseconds, -ENODATA when no sched event this
+ * tool needs has a format in the file, -ENOENT for a --buffer it lacks.
  */
+int sr_trace_open_opts(struct sr_trace **out, const struct sr_trace_opts *o, struct sr_err *err);
+/* The same with the defaults. */
 int sr_trace_open(struct sr_trace **out, const char *path, struct sr_err *err);
 const struct sr_trace_info *sr_trace_info(const struct sr_trace *t);
 

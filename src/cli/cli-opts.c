@@ -12,7 +12,7 @@
 enum {
 	OPT_MIGRATION_COST = 256, OPT_HZ, OPT_TOPOLOGY, OPT_POLICY, OPT_TOP, OPT_COMPACT,
 	OPT_DECISIONS, OPT_IDLE_THRESHOLD, OPT_PID, OPT_AT, OPT_WAKEUP, OPT_JSON, OPT_ROOT_CGROUP,
-	OPT_PROBES_MEASURE,
+	OPT_PROBES_MEASURE, OPT_BUFFER,
 };
 
 struct opt_desc {
@@ -40,6 +40,10 @@ static const struct opt_desc opts[] = {
 	{ { "probes-measure-only", no_argument, NULL, OPT_PROBES_MEASURE }, SR_O_RUN,
 	  "--probes-measure-only  a trace recorded with 'record --probes': compare the\n"
 	  "                     reconstructed inputs with the kernel's, replay without them" },
+	{ { "buffer", required_argument, NULL, OPT_BUFFER }, SR_O_RUN,
+	  "--buffer NAME        read the trace.dat buffer NAME (trace-cmd record -B NAME);\n"
+	  "                     '' is the top-level one; default: the top-level buffer, or\n"
+	  "                     the first that holds sched events" },
 	{ { "top", required_argument, NULL, OPT_TOP }, SR_O_RUN,
 	  "--top N              bound lists in the output (default 10)" },
 	{ { "output", required_argument, NULL, 'o' }, SR_O_OUTPUT,
@@ -136,6 +140,9 @@ static int take(const struct sr_cli *cli, int c, const char *arg, struct sr_run_
 		return 0;
 	case OPT_TOPOLOGY:
 		o->topology = arg;
+		return 0;
+	case OPT_BUFFER:
+		o->buffer = arg;
 		return 0;
 	case OPT_POLICY:
 		if (o->nr_policies >= SR_MAX_POLICIES)

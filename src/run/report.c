@@ -42,8 +42,9 @@ static json_t *lost_json(const struct sr_trace_info *info)
 			continue;
 		total += (uint64_t)ci->lost;
 		unknown |= ci->lost_unknown;
-		cpu = json_pack("{s:i, s:I, s:b, s:i}", "cpu", c, "count", (json_int_t)ci->lost,
-				"count_unknown", ci->lost_unknown, "gaps", ci->lost_windows);
+		cpu = json_pack("{s:i, s:I, s:b, s:i, s:I}", "cpu", c, "count", (json_int_t)ci->lost,
+				"count_unknown", ci->lost_unknown, "gaps", ci->lost_windows,
+				"window_ns", (json_int_t)ci->lost_ns);
 		wins = json_array();
 		for (int w = 0; w < ci->lost_windows && w < SR_MAX_LOST_WINDOWS; w++)
 			json_array_append_new(wins, json_pack("{s:I, s:I, s:I}",
@@ -90,13 +91,15 @@ static json_t *trace_json(const struct sr_run *r)
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s", r->opts.path);
-	return json_pack("{s:o, s:i, s:i, s:i, s:o, s:{s:o, s:o}, s:{s:I, s:I, s:I},"
+	return json_pack("{s:o, s:o, s:i, s:i, s:i, s:o, s:b, s:{s:o, s:o}, s:{s:I, s:I, s:I},"
 			 " s:o, s:o, s:o}",
 			 "file", sr_json_str(basename(path)),
+			 "buffer", sr_json_str(info->buffer[0] ? info->buffer : NULL),
 			 "file_version", info->file_version,
 			 "long_size", info->long_size,
 			 "cpus", info->nr_cpus,
 			 "clock", sr_json_str(info->clock[0] ? info->clock : NULL),
+			 "clock_tsc2nsec", info->clock_tsc2nsec,
 			 "kernel", "release", sr_json_str(info->release[0] ? info->release : NULL),
 			 "uname", sr_json_str(info->uname[0] ? info->uname : NULL),
 			 "span", "first_ns", (json_int_t)info->first_ts,
@@ -107,9 +110,21 @@ static json_t *trace_json(const struct sr_run *r)
 			 "recording_start", start_json(info));
 }
 
+/* The wakeups no CPU's lost window touched: what stays exact on a lossy trace. */
+static json_t *outside_json(const struct sr_wakeup_counts *wc)
+{
+	return json_pack("{s:I, s:I, s:I, s:{s:I, s:I, s:I}}",
+			 "placed", (json_int_t)wc->outside_cls[SR_W_PLACED],
+			 "runnable", (json_int_t)wc->outside_cls[SR_W_RUNNABLE],
+			 "unknown", (json_int_t)wc->outside_cls[SR_W_UNKNOWN],
+			 "actual", "prev", (json_int_t)wc->outside_actual[SR_O_PREV],
+			 "waker", (json_int_t)wc->outside_actual[SR_O_WAKER],
+			 "other", (json_int_t)wc->outside_actual[SR_O_OTHER]);
+}
+
 static json_t *wakeups_json(const struct sr_wakeup_counts *wc)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I}}",
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:{s:I, s:I, s:I}}",
 			 "placed", (json_int_t)wc->cls[SR_W_PLACED],
 			 "runnable", (json_int_t)wc->cls[SR_W_RUNNABLE],
 			 "unknown", (json_int_t)wc->cls[SR_W_UNKNOWN],
@@ -117,6 +132,8 @@ static json_t *wakeups_json(const struct sr_wakeup_counts *wc)
 			 "wakeup_new", (json_int_t)wc->wakeup_new,
 			 "standalone", (json_int_t)wc->standalone,
 			 "uncertain", (json_int_t)wc->uncertain,
+			 "in_lost_windows", (json_int_t)wc->in_lost_window,
+			 "outside_lost_windows", outside_json(wc),
 			 "actual", "prev", (json_int_t)wc->actual[SR_O_PREV],
 			 "waker", (json_int_t)wc->actual[SR_O_WAKER],
 			 "other", (json_int_t)wc->actual[SR_O_OTHER]);

@@ -304,6 +304,23 @@ const struct sr_analysis *sr_run_analysis(const struct sr_run *r,
 	return NULL;
 }
 
+/* What the reader chose or assumed about the file. */
+static void warn_trace(struct sr_run *r)
+{
+	const struct sr_trace_info *info = r->info;
+
+	if (info->buffer[0])
+		sr_run_warn(r, "the top-level buffer holds no sched event: analysed buffer '%s'%s%s",
+			    info->buffer, info->buffers_note[0] ? "; these also hold some: " : "",
+			    info->buffers_note);
+	else if (info->buffers_note[0])
+		sr_run_warn(r, "analysed the top-level buffer; buffers %s hold sched events too "
+			    "(choose one with --buffer NAME)", info->buffers_note);
+	if (info->clock_assumed_ns)
+		sr_run_warn(r, "trace clock '%s' is not one schedreplay knows: its timestamps are "
+			    "taken as nanoseconds", info->clock[0] ? info->clock : "(not recorded)");
+}
+
 int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_trace_info *info,
 		struct sr_err *err)
 {
@@ -332,6 +349,7 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		sr_run_warn(r, "--assume-root-cgroup: every task taken to be in the root task group "
 			    "(no cgroup cpu controller, autogroup off); decisions no longer depend on "
 			    "cgroup shares");
+	warn_trace(r);
 	for (int c = 0; c < info->nr_cpus; c++)
 		r->nr_silent += info->cpu[c].first_pid < 0;
 	if (r->nr_silent)
@@ -367,10 +385,11 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 
 int sr_run_open(struct sr_run *r, const struct sr_run_opts *o, struct sr_err *err)
 {
+	const struct sr_trace_opts to = { .path = o->path, .buffer = o->buffer, .watch = o->watch };
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	ret = sr_trace_open(&r->trace, o->path, err);
+	ret = sr_trace_open_opts(&r->trace, &to, err);
 	if (ret)
 		return ret;
 	return sr_run_init(r, o, sr_trace_info(r->trace), err);

@@ -133,6 +133,8 @@ static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_
 	for (int c = 0; c < s->cfg.nr_cpus; c++)
 		if (s->rq[c].uncertain || s->rq[c].idle_unrecorded)
 			ctx.unknown |= SR_DEP_LOST_EVENTS;
+	if (sr_st_met_lost_window(ev, ev->ts))
+		ctx.unknown |= SR_DEP_LOST_EVENTS;
 	if (s->cfg.delayed_dequeue)
 		ctx.unknown |= SR_DEP_DELAYED_DEQUEUE;
 	p->pend_guess = ctx.sync_guess;
@@ -238,12 +240,17 @@ static int emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_ev
 		w.cls = w.prev_cpu < 0 ? SR_W_UNKNOWN : classify(p);
 		s->wc.standalone++;
 	}
+	w.in_lost_window = sr_st_met_lost_window(ev, w.ts);
 	w.uncertain = sr_st_cpu_uncertain(s, w.waker_cpu) || sr_st_cpu_uncertain(s, w.cpu) ||
-		      sr_st_cpu_uncertain(s, w.prev_cpu);
+		      sr_st_cpu_uncertain(s, w.prev_cpu) || w.in_lost_window;
 	w.target_idle = sr_st_cpu_ok(s, w.cpu) && !s->rq[w.cpu].curr_pid;
 	s->wc.cls[w.cls]++;
 	if (w.uncertain)
 		s->wc.uncertain++;
+	if (w.in_lost_window)
+		s->wc.in_lost_window++;
+	else
+		s->wc.outside_cls[w.cls]++;
 	if (w.cls == SR_W_PLACED) {
 		if (w.cpu == w.prev_cpu)
 			w.actual = SR_O_PREV;
@@ -252,6 +259,8 @@ static int emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_ev
 		else
 			w.actual = SR_O_OTHER;
 		s->wc.actual[w.actual]++;
+		if (!w.in_lost_window)
+			s->wc.outside_actual[w.actual]++;
 		w.index = ++s->nr_placed;
 		if (paired)
 			sr_st_follow_ref(s, p, sr_st_waker(s, w.waker_pid, w.waker_cpu), w.cpu,
@@ -317,7 +326,9 @@ static int emit_fork(struct sr_state *s, struct sr_task *p, const struct sr_even
 	};
 	int ret;
 
-	w.uncertain = sr_st_cpu_uncertain(s, w.waker_cpu) || sr_st_cpu_uncertain(s, w.cpu);
+	w.in_lost_window = sr_st_met_lost_window(ev, ev->ts);
+	w.uncertain = sr_st_cpu_uncertain(s, w.waker_cpu) || sr_st_cpu_uncertain(s, w.cpu) ||
+		      w.in_lost_window;
 	w.target_idle = sr_st_cpu_ok(s, w.cpu) && !s->rq[w.cpu].curr_pid;
 	ret = run_placement(s, p, ev, SR_WAKE_FORK, ev->cpu);
 	if (ret || !p->dec || !s->cfg.hooks.wakeup)
