@@ -1,5 +1,6 @@
 # schedreplay — see README.md.  `make`, `make check`, `make check SANITIZE=1`,
-# `make valgrind`, `make bench`, `make install PREFIX=/usr/local DESTDIR=`.
+# `make valgrind`, `make bench`, `make fuzz FUZZ_SECONDS=N`,
+# `make install PREFIX=/usr/local DESTDIR=`.
 
 VERSION   := 0.1.0
 PREFIX    ?= /usr/local
@@ -8,7 +9,13 @@ CC        ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS      := libtracecmd libtraceevent libtracefs jansson zlib
 
-ifeq ($(SANITIZE),1)
+ifeq ($(FUZZ),1)
+# libFuzzer harnesses (tests/fuzz/): the library instrumented for coverage, under ASan+UBSan.
+BUILD     ?= build-fuzz
+CC        := clang
+SANFLAGS  := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+	     -fno-sanitize-recover=all
+else ifeq ($(SANITIZE),1)
 BUILD     ?= build-san
 SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
@@ -37,6 +44,8 @@ LIB       := $(BUILD)/libschedreplay.a
 BIN       := $(BUILD)/schedreplay
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+FUZZERS   := fuzz-events fuzz-file
+FUZZ_SECONDS ?= 600
 
 ifneq ($(V),1)
 Q := @
@@ -47,7 +56,7 @@ quiet =
 endif
 
 .PHONY: all check check-all layers unit golden robustness oracle diffs zlib record valgrind \
-	bench fidelity install clean
+	bench fidelity install clean fuzz fuzz-bins fuzz-regress
 
 all: $(BIN)
 
@@ -69,7 +78,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 # The whole suite: the layering rule, unit tests (cmocka), golden reports,
 # robustness inputs, the independent trace-cmd-report oracle, policy diffs,
 # zlib traces, and a real recording (skipped without root and tracefs).
-check: layers unit golden robustness oracle diffs zlib record
+check: layers unit golden robustness oracle diffs zlib record fuzz-regress
 
 # What CI runs: the suite, again under ASan+UBSan, and valgrind.
 check-all: check valgrind
@@ -99,6 +108,33 @@ zlib: $(BIN)
 record: $(BIN)
 	$(Q)tests/run-record.sh $(BIN)
 
+# The fuzz corpora and every input that once failed, replayed by a plain build
+# of each harness (tests/fuzz/run-inputs.c); crashing files through the CLI.
+$(BUILD)/fuzz/%-replay: tests/fuzz/%.c tests/fuzz/run-inputs.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< tests/fuzz/run-inputs.c \
+		$(LIB) $(PKG_LIBS) -lm
+
+fuzz-regress: $(BIN) $(FUZZERS:%=$(BUILD)/fuzz/%-replay)
+	$(Q)tests/run-fuzz-regress.sh $(BIN) $(BUILD)/fuzz
+
+# libFuzzer builds (clang); `make fuzz` runs each for FUZZ_SECONDS, niced, on a
+# corpus under /var/tmp seeded from tests/fuzz/ (tests/run-fuzz.sh).
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $(ALL_LDFLAGS) -o $@ $< \
+		$(LIB) $(PKG_LIBS) -lm
+
+fuzz-bins: $(FUZZERS:%=$(BUILD)/fuzz/%)
+
+fuzz:
+	$(MAKE) FUZZ=1 fuzz-bins
+	$(Q)tests/run-fuzz.sh build-fuzz/fuzz $(FUZZ_SECONDS)
+
+$(BUILD)/mkseed: tests/fuzz/mkseed.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) -lm
+
 # Turns a zstd trace.dat into a zlib one (how fixtures/qemu-zlib/ was made).
 $(BUILD)/mkzlib: tests/tools/mkzlib.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -122,6 +158,6 @@ install: $(BIN)
 	install -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/schedreplay
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

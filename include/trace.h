@@ -178,7 +178,7 @@ const char *sr_ev_name(enum sr_ev_type type);
 
 struct tracefs_instance;
 
-/* A trace.dat to write from what a tracefs instance's ring buffers hold. */
+/* A trace.dat to write from what a tracefs instance's ring buffers held. */
 struct sr_trace_out {
 	const char *path;
 	struct tracefs_instance *inst;
@@ -186,14 +186,50 @@ struct sr_trace_out {
 	const bool *has_buffer;		/* nr_cpus: false writes an empty stream */
 	const char *clock;		/* the trace clock the instance used */
 	const char *writer;		/* the file's version option, e.g. "schedreplay 0.1.0" */
+	/* "system/event" of the events recorded: only their formats are stored; NULL: all */
+	const char *const *events;
+	/*
+	 * The kernel symbols to store, NULL: /proc/kallsyms.  It must exist:
+	 * libtracecmd 1.3 writes a corrupt file when it does not
+	 * (docs/known-issues.md); sr_stream_write() passes an empty one.
+	 */
+	const char *kallsyms;
 };
 
 /*
- * Drain the instance's buffers into @o->path as a version 7 trace.dat whose
- * top-level buffer holds the instance's events, with the uname, clock and
- * per-CPU buffer statistics options.  On failure the file is removed.
- * Returns 0 or -errno with a message in @err.
+ * Write @o->path, a version 7 trace.dat whose top-level buffer holds the
+ * pages in @files (one per CPU, as sr_stream left them), with the uname,
+ * clock and per-CPU buffer statistics options and no kallsyms.  On failure
+ * the file is removed.  Returns 0 or -errno with a message in @err.
  */
-int sr_trace_write_instance(const struct sr_trace_out *o, struct sr_err *err);
+int sr_trace_write_files(const struct sr_trace_out *o, char *const *files, struct sr_err *err);
+
+/*
+ * Per-CPU readers that stream an instance's ring buffers to files while it
+ * records (src/ingest/trace-stream.c): a recording is bounded by the disk,
+ * and events are lost only when a reader falls behind.
+ */
+struct sr_stream;
+
+struct sr_stream_opts {
+	struct tracefs_instance *inst;
+	int nr_cpus;
+	const bool *has_buffer;		/* nr_cpus: false for a CPU without a buffer */
+	const char *near;		/* the output: the per-CPU files go next to it */
+	int notify_signal;		/* sent to the starting thread when a reader fails, or 0 */
+};
+
+/* Start one reader per CPU; *@out is set even on failure (free it). */
+int sr_stream_start(struct sr_stream **out, const struct sr_stream_opts *o, struct sr_err *err);
+/* The first reader failure (-ENOSPC, ...) so far, or 0. */
+int sr_stream_failed(const struct sr_stream *s);
+/* Wake the readers, let each drain what its buffer still holds, join them. */
+int sr_stream_stop(struct sr_stream *s, struct sr_err *err);
+/* Bytes stored so far. */
+long long sr_stream_bytes(const struct sr_stream *s);
+/* The trace.dat from the stored pages (sr_trace_write_files()). */
+int sr_stream_write(struct sr_stream *s, const struct sr_trace_out *o, struct sr_err *err);
+/* Stop if needed, remove the per-CPU files. */
+void sr_stream_free(struct sr_stream *s);
 
 #endif /* SR_TRACE_H */

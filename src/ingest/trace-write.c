@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Write a trace.dat from a tracefs instance, as `trace-cmd extract` does
- * but with the instance's pages stored as the top-level buffer (trace-cmd
- * 3.1's extract -B stores them as a named buffer, and has no option not
- * to).  Drains each CPU's ring buffer into a temporary file, then writes
- * headers, the options readers look at, command lines and the CPU data
- * with libtracecmd's output API.
+ * Write a trace.dat from the per-CPU ring-buffer pages a tracefs instance
+ * gave (trace-stream.c streams them into files while recording), as
+ * `trace-cmd record` does but with the instance's pages stored as the
+ * top-level buffer (trace-cmd 3.1's extract -B stores them as a named
+ * buffer, and has no option not to).  Headers, the formats of the events
+ * recorded only, the options readers look at, command lines and the CPU
+ * data, with libtracecmd's output API.
  */
 #define _GNU_SOURCE		/* asprintf */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,49 +23,6 @@
 static int neg_errno(void)
 {
 	return errno ? -errno : -EIO;
-}
-
-static void free_files(char **files, int n, const char *tmp)
-{
-	for (int i = 0; files && i < n; i++) {
-		if (files[i])
-			unlink(files[i]);
-		free(files[i]);
-	}
-	free(files);
-	if (tmp[0])
-		rmdir(tmp);
-}
-
-/* Drain each CPU's ring buffer into @tmp/cpuN; a CPU without a buffer gets an empty file. */
-static int extract_cpus(const struct sr_trace_out *o, const char *tmp, char **files,
-			struct sr_err *err)
-{
-	for (int cpu = 0; cpu < o->nr_cpus; cpu++) {
-		struct tracecmd_recorder *rec;
-		long ret;
-		int fd;
-
-		if (asprintf(&files[cpu], "%s/cpu%d", tmp, cpu) < 0) {
-			files[cpu] = NULL;
-			return sr_err_set(err, -ENOMEM, "out of memory");
-		}
-		if (!o->has_buffer[cpu]) {
-			fd = open(files[cpu], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-			if (fd < 0)
-				return sr_err_set(err, -errno, "%s: %s", files[cpu], strerror(errno));
-			close(fd);
-			continue;
-		}
-		rec = tracecmd_create_buffer_recorder(files[cpu], cpu, 0, o->inst);
-		if (!rec)
-			return sr_err_set(err, neg_errno(), "cannot read CPU %d's ring buffer", cpu);
-		ret = tracecmd_flush_recording(rec, true);
-		tracecmd_free_recorder(rec);
-		if (ret < 0)
-			return sr_err_set(err, -EIO, "cannot read CPU %d's ring buffer", cpu);
-	}
-	return 0;
 }
 
 static void add_string_option(struct tracecmd_output *out, unsigned short id, const char *s)
@@ -104,25 +61,62 @@ static void add_options(const struct sr_trace_out *o, struct tracecmd_output *ou
 	}
 }
 
-static int write_file(const struct sr_trace_out *o, char **files, struct sr_err *err)
+/* The formats to store: the events recorded ("sched/sched_switch", ...), or all. */
+static struct tracecmd_event_list *event_list(const char *const *events)
+{
+	struct tracecmd_event_list *list = NULL, *e;
+	size_t n = 0;
+
+	while (events && events[n])
+		n++;
+	if (!n)
+		return NULL;
+	list = calloc(n, sizeof(*list));
+	for (size_t i = 0; list && i < n; i++) {
+		e = &list[i];
+		e->glob = events[i];
+		e->next = i + 1 < n ? &list[i + 1] : NULL;
+	}
+	return list;
+}
+
+static int write_headers(const struct sr_trace_out *o, struct tracecmd_output *out)
+{
+	struct tracecmd_event_list *list = event_list(o->events);
+	int ret;
+
+	if (o->events && o->events[0] && !list)
+		return -ENOMEM;
+	tracecmd_set_quiet(out, true);
+	tracecmd_set_out_clock(out, o->clock);
+	/* an empty file: sched events need no symbols, and /proc/kallsyms is megabytes */
+	ret = (o->kallsyms && tracecmd_output_set_kallsyms(out, o->kallsyms)) ||
+	      tracecmd_output_set_compression(out, "any") ||
+	      tracecmd_output_write_headers(out, list) ? neg_errno() : 0;
+	free(list);
+	return ret;
+}
+
+int sr_trace_write_files(const struct sr_trace_out *o, char *const *files, struct sr_err *err)
 {
 	struct tracecmd_output *out;
-	int ret = 0;
+	int ret;
 
+	errno = 0;
 	out = tracecmd_output_create(o->path);
 	if (!out)
 		return sr_err_set(err, neg_errno(), "%s: cannot create: %s", o->path,
 				  strerror(errno));
-	tracecmd_set_quiet(out, true);
-	tracecmd_set_out_clock(out, o->clock);
-	if (tracecmd_output_set_compression(out, "any") ||
-	    tracecmd_output_write_headers(out, NULL)) {
-		ret = sr_err_set(err, neg_errno(), "%s: cannot write the headers", o->path);
+	ret = write_headers(o, out);
+	if (ret) {
+		sr_err_set(err, ret, "%s: cannot write the headers: %s", o->path, strerror(-ret));
 		goto out_err;
 	}
 	add_options(o, out);
+	errno = 0;
 	if (tracecmd_write_cmdlines(out) || tracecmd_append_cpu_data(out, o->nr_cpus, files)) {
-		ret = sr_err_set(err, neg_errno(), "%s: cannot write the trace data", o->path);
+		ret = sr_err_set(err, neg_errno(), "%s: cannot write the trace data: %s", o->path,
+				 strerror(errno ? errno : EIO));
 		goto out_err;
 	}
 	tracecmd_output_close(out);
@@ -130,29 +124,5 @@ static int write_file(const struct sr_trace_out *o, char **files, struct sr_err 
 out_err:
 	tracecmd_output_close(out);
 	unlink(o->path);
-	return ret;
-}
-
-int sr_trace_write_instance(const struct sr_trace_out *o, struct sr_err *err)
-{
-	char tmp[PATH_MAX] = "";
-	char **files;
-	int ret;
-
-	files = calloc(o->nr_cpus, sizeof(*files));
-	if (!files)
-		return sr_err_set(err, -ENOMEM, "out of memory");
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", o->path) >= (int)sizeof(tmp) ||
-	    !mkdtemp(tmp)) {
-		ret = sr_err_set(err, -errno, "cannot create a temporary directory next to %s: %s",
-				 o->path, strerror(errno));
-		tmp[0] = '\0';
-		goto out;
-	}
-	ret = extract_cpus(o, tmp, files, err);
-	if (!ret)
-		ret = write_file(o, files, err);
-out:
-	free_files(files, o->nr_cpus, tmp);
 	return ret;
 }

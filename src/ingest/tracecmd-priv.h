@@ -30,7 +30,10 @@ struct tep_record *tracecmd_peek_data(struct tracecmd_input *handle, int cpu);
 /* writing */
 struct tracecmd_output;
 struct tracecmd_recorder;
-struct tracecmd_event_list;
+struct tracecmd_event_list {
+	struct tracecmd_event_list *next;
+	const char *glob;
+};
 struct tracecmd_option;
 struct tracecmd_output *tracecmd_output_create(const char *output_file);
 int tracecmd_output_set_compression(struct tracecmd_output *handle, const char *compression);
@@ -48,6 +51,9 @@ struct tracecmd_recorder *tracecmd_create_buffer_recorder(const char *file, int 
 							  unsigned int flags,
 							  struct tracefs_instance *instance);
 long tracecmd_flush_recording(struct tracecmd_recorder *recorder, bool finish);
+int tracecmd_start_recording(struct tracecmd_recorder *recorder, unsigned long sleep);
+int tracecmd_stop_recording(struct tracecmd_recorder *recorder);
+int tracecmd_output_set_kallsyms(struct tracecmd_output *handle, const char *kallsyms);
 void tracecmd_free_recorder(struct tracecmd_recorder *recorder);
 
 /* trace.dat option ids: part of the file format (trace-cmd.dat(5)). */

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record: the instance's ring buffers streamed to disk while recording
+ * (one reader per CPU, src/ingest/trace-stream.c), then assembled into
+ * FILE.  Only the formats of the events recorded are stored, no kallsyms:
+ * a few KiB of headers instead of megabytes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "record.h"
+
+/* The CPUs that have a ring buffer in the instance (offline ones do not). */
+static bool *buffers(const struct rec *r)
+{
+	bool *has = calloc(r->nr_cpus, sizeof(*has));
+
+	for (int cpu = 0; has && cpu < r->nr_cpus; cpu++)
+		has[cpu] = r->base[cpu].valid;
+	return has;
+}
+
+int sr_rec_stream_start(struct rec *r)
+{
+	struct sr_err err = { "" };
+	bool *has = buffers(r);
+	struct sr_stream_opts so = {
+		.inst = r->inst, .nr_cpus = r->nr_cpus, .has_buffer = has, .near = r->o->out,
+		.notify_signal = REC_SIG_READER,
+	};
+	int ret;
+
+	if (!has)
+		return sr_rec_fail(r, SR_EXIT_FAIL, -ENOMEM, "out of memory");
+	ret = sr_stream_start(&r->stream, &so, &err);
+	free(has);
+	return ret ? sr_rec_fail(r, SR_EXIT_FAIL, ret, "%s", err.msg) : 0;
+}
+
+int sr_rec_stream_stop(struct rec *r)
+{
+	struct sr_err err = { "" };
+	int ret = sr_stream_stop(r->stream, &err);
+
+	r->bytes = sr_stream_bytes(r->stream);
+	return ret ? sr_rec_fail(r, SR_EXIT_FAIL, ret, "%s", err.msg) : 0;
+}
+
+/* "sched/sched_switch", ...: the events whose formats FILE stores. */
+static const char **event_names(const struct rec *r)
+{
+	size_t n = json_array_size(r->events);
+	const char **names = calloc(n + 1, sizeof(*names));
+
+	for (size_t i = 0; names && i < n; i++)
+		names[i] = json_string_value(json_array_get(r->events, i));
+	return names;
+}
+
+int sr_rec_write_trace(struct rec *r)
+{
+	struct sr_err err = { "" };
+	bool *has = buffers(r);
+	const char **names = event_names(r);
+	struct sr_trace_out out = {
+		.path = r->o->out, .inst = r->inst, .nr_cpus = r->nr_cpus, .has_buffer = has,
+		.clock = r->o->clock, .writer = "schedreplay " SR_VERSION, .events = names,
+	};
+	int ret = -ENOMEM;
+
+	if (has && names)
+		ret = sr_stream_write(r->stream, &out, &err);
+	free(has);
+	free(names);
+	if (ret == -ENOMEM && !err.msg[0])
+		return sr_rec_fail(r, SR_EXIT_FAIL, ret, "out of memory");
+	return ret ? sr_rec_fail(r, SR_EXIT_FAIL, ret, "%s", err.msg) : 0;
+}
+
+void sr_rec_stream_free(struct rec *r)
+{
+	sr_stream_free(r->stream);
+	r->stream = NULL;
+}
