@@ -10,11 +10,14 @@ PKG_CONFIG ?= pkg-config
 PKGS      := libtracecmd libtraceevent libtracefs jansson zlib
 
 ifeq ($(FUZZ),1)
-# libFuzzer harnesses (tests/fuzz/): the library instrumented for coverage, under ASan+UBSan.
+# libFuzzer harnesses (tests/fuzz/): the library instrumented for coverage, under
+# ASan+UBSan (FUZZ_SAN=undefined: UBSan alone, for long event-stream campaigns).
+FUZZ_SAN  ?= address,undefined
 BUILD     ?= build-fuzz
 CC        := clang
-SANFLAGS  := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
-	     -fno-sanitize-recover=all
+SANFLAGS  := -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -fno-omit-frame-pointer \
+	     -fno-sanitize-recover=all \
+	     -fsanitize-coverage-ignorelist=$(CURDIR)/tests/fuzz/coverage-ignore.txt
 else ifeq ($(SANITIZE),1)
 BUILD     ?= build-san
 SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

@@ -94,9 +94,13 @@ static int diff_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 {
 	const struct sr_view *v = a->view;
 	struct diff *d = a->data;
-	const struct sr_brief *pa = &w->dec[0], *pb = &w->dec[1];
+	const struct sr_brief *pa, *pb;
 
-	if (w->cls != SR_W_PLACED || w->nr_dec != 2 || pa->cpu < 0 || pb->cpu < 0)
+	if (w->cls != SR_W_PLACED || w->nr_dec != 2)
+		return 0;	/* forks and unreplayed wakeups have no answers (dec NULL) */
+	pa = &w->dec[0];
+	pb = &w->dec[1];
+	if (pa->cpu < 0 || pb->cpu < 0)
 		return 0;
 	d->placed++;
 	if (!pa->determined || !pb->determined || w->uncertain) {

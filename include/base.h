@@ -55,8 +55,12 @@ int sr_json_errno(const json_error_t *e);
 
 /* ------------------------------------------------------------ CPU masks */
 
-/* The kernel's own limit (NR_CPUS with CONFIG_MAXSMP): traces of any real machine fit. */
-#define SR_MAX_CPUS	8192
+/*
+ * Machines up to 4096 CPUs (the largest SGI UV; CONFIG_MAXSMP allows 8192):
+ * a mask is 512 bytes, copied and scanned at every placement, so twice
+ * that would slow every trace for machines nobody traces.
+ */
+#define SR_MAX_CPUS	4096
 #define SR_MASK_WORDS	(SR_MAX_CPUS / 64)
 
 #define SR_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

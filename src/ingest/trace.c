@@ -77,8 +77,8 @@ static int check_geometry(const struct sr_trace *t, const char *path, struct sr_
 	int ps = in->page_size;
 
 	if (in->nr_cpus <= 0 || in->nr_cpus > SR_MAX_CPUS)
-		return sr_err_set(err, -EINVAL, "%s: the file says it holds %d CPUs: no kernel has "
-				  "more than %d (NR_CPUS), so the header is corrupt", path,
+		return sr_err_set(err, -EINVAL, "%s: the file says it holds %d CPUs: schedreplay "
+				  "handles machines of 1 to %d CPUs (or the header is corrupt)", path,
 				  in->nr_cpus, SR_MAX_CPUS);
 	if (ps < 1024 || ps > (1 << 24) || (ps & (ps - 1)))
 		return sr_err_set(err, -EINVAL, "%s: corrupt header: page size %d is not a power of "
