@@ -6,9 +6,13 @@
 # committed corpora instead (tests/run-fuzz-regress.sh).
 #
 #   fuzz-events  event streams -> state -> replay -> analyses (event-codec.h)
-#   fuzz-file    whole trace.dat files through the run, under ASan; crashes
-#                inside libtracecmd/libtraceevent are expected (the CLI
-#                contains them), so it runs in fork mode and keeps going
+#   fuzz-file    whole trace.dat files through the run, under ASan.  Inputs
+#                that crash libtracecmd/libtraceevent are expected (the CLI
+#                contains them, src/cli/guard.c): the fuzzer is restarted
+#                after each, until the time is up.  ASan's checks of libc
+#                string calls are off (replace_str=0): the libraries' reads
+#                past their own buffers are known (docs/known-issues.md) and
+#                would stop every run.
 #
 # Failing inputs land in $SR_FUZZ_WORK/NAME/crashes/.  Each becomes a
 # regression case: event inputs go to tests/fuzz/events/, files that crash
@@ -20,25 +24,36 @@ dir=$1
 secs=${2:-600}
 top=$(cd "$(dirname "$0")/.." && pwd)
 work=${SR_FUZZ_WORK:-/var/tmp/schedreplay-fuzz}
-export ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1
+export ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1:replace_str=0
 export LSAN_OPTIONS=suppressions=$top/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-# campaign NAME SEED_DIR FLAGS...
+# session NAME SECONDS FLAGS...: one libFuzzer run; prints how many executions it made
+session() {
+	local name=$1 t=$2 log
+	shift 2
+	log=$work/$name/log-$(date +%s)
+	(cd "$work/$name" && nice -n 10 "$dir/$name" -max_total_time="$t" -print_final_stats=1 \
+		-artifact_prefix="$work/$name/crashes/" "$@" corpus >"$log" 2>&1)
+	grep -E '^#[0-9]+.*(DONE|pulse|NEW|REDUCE)' "$log" | tail -1 >&2
+	sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1
+}
+
+# campaign NAME SEED_DIR FLAGS...: sessions until SECONDS have passed
 campaign() {
-	local name=$1 seeds=$2
+	local name=$1 seeds=$2 end=$((SECONDS + secs)) runs=0 n
 	shift 2
 	mkdir -p "$work/$name/corpus" "$work/$name/crashes"
 	cp -n "$seeds"/* "$work/$name/corpus/" 2>/dev/null
 	echo "fuzz: $name for ${secs}s (corpus $work/$name/corpus)"
-	(cd "$work/$name" && nice -n 10 "$dir/$name" -max_total_time="$secs" -print_final_stats=1 \
-		-artifact_prefix="$work/$name/crashes/" "$@" corpus >"$work/$name/log" 2>&1)
-	grep -E '^(#[0-9]+.*(DONE|pulse)|stat::number_of_executed_units|stat::average_exec)' \
-		"$work/$name/log" | tail -3
-	echo "fuzz: $name: $(find "$work/$name/crashes" -type f | wc -l) failing inputs in" \
-		"$work/$name/crashes"
+	while [ $SECONDS -lt "$end" ]; do
+		n=$(session "$name" $((end - SECONDS)) "$@")
+		runs=$((runs + ${n:-0}))
+	done
+	echo "fuzz: $name: $runs executions; $(find "$work/$name/crashes" -type f | wc -l)" \
+		"failing inputs in $work/$name/crashes"
 }
 
 campaign fuzz-events "$top/tests/fuzz/events" -max_len=4096 -timeout=20 -rss_limit_mb=3072
 campaign fuzz-file "$top/tests/fuzz/files" -max_len=65536 -timeout=30 -rss_limit_mb=3072 \
-	-fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1
+	-malloc_limit_mb=65536
