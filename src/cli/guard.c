@@ -66,9 +66,11 @@ static int report_death(const struct sr_cli *cli, const struct sr_guard *g, int 
 	const char *path = g->path[0] ? g->path : "the trace";
 	char at[160];
 
+	/* killed from outside (Ctrl-C, a closed pipe): as a shell reports it, quietly */
+	if (sig == SIGKILL)
+		sr_cli_error(cli, 128 + sig, "killed (SIGKILL): out of memory?");
 	if (!crash_signal(sig))
-		return sr_cli_error(cli, SR_EXIT_FAIL, "killed by signal %d (%s)%s", sig,
-				    strsignal(sig), sig == SIGKILL ? ": out of memory?" : "");
+		return 128 + sig;
 	where(g, at, sizeof(at));
 	if (g->watch.in_library)
 		return sr_cli_error(cli, SR_EXIT_BAD_INPUT, "%s: corrupt trace: the trace library "
