@@ -110,6 +110,7 @@ zlib: $(BIN)
 
 record: $(BIN)
 	$(Q)tests/run-record.sh $(BIN)
+	$(Q)tests/run-record-faults.sh $(BIN)
 
 # The fuzz corpora and every input that once failed, replayed by a plain build
 # of each harness (tests/fuzz/run-inputs.c); crashing files through the CLI.

@@ -373,6 +373,8 @@ int sr_cmd_record(const struct sr_cli *cli, int argc, char **argv)
 		sr_rec_count_lost(&r);
 		ret = sr_rec_write_trace(&r);
 	}
+	if (!ret)
+		ret = sr_rec_verify(&r);
 	sr_rec_stream_free(&r);
 	sr_rec_teardown(&r);
 	sr_rec_unblock_signals(&r);

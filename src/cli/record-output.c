@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "record.h"
 
 /* The CPUs that have a ring buffer in the instance (offline ones do not). */
@@ -75,6 +76,54 @@ int sr_rec_write_trace(struct rec *r)
 	if (ret == -ENOMEM && !err.msg[0])
 		return sr_rec_fail(r, SR_EXIT_FAIL, ret, "out of memory");
 	return ret ? sr_rec_fail(r, SR_EXIT_FAIL, ret, "%s", err.msg) : 0;
+}
+
+static int count_none(const struct sr_event *ev, void *data)
+{
+	return 0;
+}
+
+/* "CPU 3 holds 10 of 12 events read" for the first CPU short of events, or "". */
+static void first_short(const struct rec *r, const struct sr_trace_info *info, char *buf,
+			size_t size)
+{
+	buf[0] = '\0';
+	for (int cpu = 0; cpu < r->nr_cpus && cpu < info->nr_cpus; cpu++) {
+		unsigned long long want = r->stat[cpu].read - (r->base[cpu].valid ?
+							      r->base[cpu].read : 0);
+
+		if (r->stat[cpu].valid && info->cpu[cpu].records < want) {
+			snprintf(buf, size, "CPU %d's data holds %llu of the %llu events the kernel "
+				 "handed its reader", cpu,
+				 (unsigned long long)info->cpu[cpu].records, want);
+			return;
+		}
+	}
+}
+
+/*
+ * libtracecmd's recorder ignores a failed write in its final flush (a full
+ * disk), so a FILE short of events would look complete: read it back and
+ * count, and never report an incomplete FILE as written.
+ */
+int sr_rec_verify(struct rec *r)
+{
+	struct sr_err err = { "" };
+	struct sr_trace *t;
+	char why[160] = "";
+	int ret;
+
+	ret = sr_trace_open(&t, r->o->out, &err);
+	if (!ret)
+		ret = sr_trace_iterate(t, count_none, NULL, &err);
+	if (!ret)
+		first_short(r, sr_trace_info(t), why, sizeof(why));
+	sr_trace_close(t);
+	if (!ret && !why[0])
+		return 0;
+	unlink(r->o->out);
+	return sr_rec_fail(r, SR_EXIT_FAIL, ret ? ret : -EIO, "%s is incomplete and was removed: "
+			   "%s (a full disk?)", r->o->out, ret ? err.msg : why);
 }
 
 void sr_rec_stream_free(struct rec *r)

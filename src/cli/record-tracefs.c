@@ -214,6 +214,7 @@ int sr_rec_read_stats(struct rec *r, struct cpu_stat *st)
 			.overrun = stat_field(text, "overrun"),
 			.commit_overrun = stat_field(text, "commit overrun"),
 			.dropped = stat_field(text, "dropped events"),
+			.read = stat_field(text, "read events"),
 		};
 		free(text);
 	}

@@ -38,6 +38,7 @@ struct rec_opts {
 struct cpu_stat {
 	bool valid;
 	unsigned long long entries, overrun, commit_overrun, dropped;
+	unsigned long long read;	/* events the kernel handed the readers */
 };
 
 struct rec {
@@ -87,6 +88,8 @@ int sr_rec_stream_start(struct rec *r);
 int sr_rec_stream_stop(struct rec *r);
 /* The stored pages, as the top-level buffer of r->o->out. */
 int sr_rec_write_trace(struct rec *r);
+/* Read FILE back: every event the kernel handed the readers must be in it. */
+int sr_rec_verify(struct rec *r);
 void sr_rec_stream_free(struct rec *r);
 
 /* record-run.c */

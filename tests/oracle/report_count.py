@@ -66,6 +66,8 @@ WAKE_RE = re.compile(
 )
 MIGRATE_RE = re.compile(r"\bpid=(?P<pid>-?\d+) prio=-?\d+ orig_cpu=(?P<orig>\d+) dest_cpu=(?P<dest>\d+)")
 FORK_RE = re.compile(r"child_comm=.*? child_pid=(?P<child_pid>-?\d+)\s*$")
+# What trace-cmd report prints before a record that follows lost events on its CPU.
+DROPPED_RE = re.compile(r"^CPU:(?P<cpu>\d+) \[(?:\d+ )?EVENTS DROPPED\]")
 
 UNKNOWN, SLEEPING, QUEUED, RUNNING, DEAD = "unknown", "sleeping", "queued", "running", "dead"
 
@@ -93,8 +95,30 @@ def is_dead_state(prev_state):
     return any(flag in ("X", "Z") for flag in prev_state.rstrip("+").split("|"))
 
 
+def lost_windows(lines):
+    """Each CPU's gaps, from the "CPU:N [EVENTS DROPPED]" lines: the record before
+    the gap on that CPU (after, and its line; 0 and -1 when the gap comes first)
+    and the record after it (before, and its line)."""
+    windows, last, dropped = [], {}, set()
+    for i, line in enumerate(lines):
+        d = DROPPED_RE.match(line)
+        if d:
+            dropped.add(int(d.group("cpu")))
+            continue
+        m = HEADER_RE.match(line)
+        if not m:
+            continue
+        cpu, ts = int(m.group("cpu")), ts_to_ns(m.group("ts"))
+        if cpu in dropped:
+            after, after_line = last.get(cpu, (0, -1))
+            windows.append((after, ts, after_line, i))
+            dropped.discard(cpu)
+        last[cpu] = (ts, i)
+    return windows
+
+
 class Oracle:
-    def __init__(self, has_waking, migration_cost):
+    def __init__(self, has_waking, migration_cost, windows=()):
         self.has_waking = has_waking
         self.migration_cost = migration_cost
         self.events = {name: 0 for name in TRACKED_EVENTS}
@@ -102,6 +126,12 @@ class Oracle:
         self.placed = self.runnable = self.unknown = self.unpaired = self.wakeup_new = 0
         self.actual = {"prev": 0, "waker": 0, "other": 0}
         self.placed_hot = self.affine_hot = 0
+        # lost windows: the same accounting for the wakeups that met none
+        self.windows = list(windows)
+        self.outside = {"placed": 0, "runnable": 0, "unknown": 0}
+        self.outside_actual = {"prev": 0, "waker": 0, "other": 0}
+        self.line = -1
+        self.ts = 0
         self.state = {}      # pid -> state
         self.last_out = {}   # pid -> (ts_ns, cpu)
         self.pending = {}    # pid -> (ts_ns, waker_cpu, target_cpu, class)
@@ -125,7 +155,22 @@ class Oracle:
         self._last_cpu = None
 
     # --- wakeup accounting ------------------------------------------------------------------
+    def _in_lost_window(self, t1):
+        """The span from t1 to this record met a gap of some CPU: one closed by now
+        whose record after the gap is no earlier than t1, or one still open (its
+        record before the gap already read) that began before this record."""
+        for after, before, after_line, close_line in self.windows:
+            if close_line <= self.line:
+                if before >= t1:
+                    return True
+            elif after_line < self.line and after < self.ts:
+                return True
+        return False
+
     def _count_wakeup(self, pid, cls, waker_cpu, prev_cpu, chosen, hot_ts):
+        outside = not self._in_lost_window(hot_ts)
+        if outside:
+            self.outside[cls if cls in self.outside else "unknown"] += 1
         if cls == "placed":
             self.placed += 1
             if chosen == prev_cpu:
@@ -135,6 +180,8 @@ class Oracle:
             else:
                 actual = "other"
             self.actual[actual] += 1
+            if outside:
+                self.outside_actual[actual] += 1
             last = self.last_out.get(pid)
             if last is not None:
                 delta = hot_ts - last[0]
@@ -285,6 +332,7 @@ class Oracle:
 
     # --- driver -------------------------------------------------------------------------
     def feed_line(self, line):
+        self.line += 1
         m = HEADER_RE.match(line)
         if not m:
             # "cpus=N" header, blank lines, continuation lines of multi-line events
@@ -296,6 +344,7 @@ class Oracle:
         event = m.group("event")
         cpu = int(m.group("cpu"))
         ts = ts_to_ns(m.group("ts"))
+        self.ts = ts
         if self._last_ts is not None:
             if ts == self._last_ts:
                 self.diag["ts_ties"] += 1
@@ -340,6 +389,9 @@ class Oracle:
                 "unpaired": self.unpaired,
                 "wakeup_new": self.wakeup_new,
                 "actual": dict(self.actual),
+                "in_lost_windows": self.placed + self.runnable + self.unknown
+                - sum(self.outside.values()),
+                "outside_lost_windows": dict(self.outside, actual=dict(self.outside_actual)),
             },
             "cache_hot": {
                 "placed_hot": self.placed_hot,
@@ -435,7 +487,7 @@ def main(argv=None):
     # The task current on each CPU when the trace starts is the common pid of that CPU's
     # first event (nothing switched before it): read all lines first to know it.
     lines_all = list(source)
-    oracle = Oracle(has_waking, args.migration_cost)
+    oracle = Oracle(has_waking, args.migration_cost, lost_windows(lines_all))
     for line in lines_all:
         m = HEADER_RE.match(line)
         if m and int(m.group("cpu")) not in oracle.curr:
