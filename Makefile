@@ -58,7 +58,7 @@ Q :=
 quiet =
 endif
 
-.PHONY: all check check-all layers unit golden robustness oracle diffs zlib record valgrind \
+.PHONY: all check check-all layers unit golden robustness oracle diffs zlib hostile record valgrind \
 	bench fidelity install clean fuzz fuzz-bins fuzz-regress
 
 all: $(BIN)
@@ -80,8 +80,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 
 # The whole suite: the layering rule, unit tests (cmocka), golden reports,
 # robustness inputs, the independent trace-cmd-report oracle, policy diffs,
-# zlib traces, and a real recording (skipped without root and tracefs).
-check: layers unit golden robustness oracle diffs zlib record fuzz-regress
+# zlib traces, hostile traces, a real recording and record under faults
+# (skipped without root and tracefs), and the fuzzers' regression corpora.
+check: layers unit golden robustness oracle diffs zlib hostile record fuzz-regress
 
 # What CI runs: the suite, again under ASan+UBSan, and valgrind.
 check-all: check valgrind
@@ -107,6 +108,9 @@ diffs: $(BIN)
 
 zlib: $(BIN)
 	$(Q)tests/run-zlib.sh $(BIN)
+
+hostile: $(BIN)
+	$(Q)tests/run-hostile.sh $(BIN)
 
 record: $(BIN)
 	$(Q)tests/run-record.sh $(BIN)
@@ -138,6 +142,11 @@ fuzz:
 $(BUILD)/mkseed: tests/fuzz/mkseed.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) -lm
+
+# The same recording as a machine of N CPUs (how fixtures/wide/ were made).
+$(BUILD)/mkwide: tests/tools/mkwide.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
 # Turns a zstd trace.dat into a zlib one (how fixtures/qemu-zlib/ was made).
 $(BUILD)/mkzlib: tests/tools/mkzlib.c $(LIB)

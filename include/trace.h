@@ -153,6 +153,7 @@ struct sr_trace_opts {
 	 */
 	const char *buffer;
 	struct sr_trace_watch *watch;	/* may be NULL */
+	bool any_clock;			/* also a clock not in ns (record reading its file back) */
 };
 
 /*
@@ -178,6 +179,16 @@ const char *sr_ev_name(enum sr_ev_type type);
 
 struct tracefs_instance;
 
+/* An option to store as it is (trace-cmd.dat(5) ids: 14 TSC2NSEC, 12 TIME_SHIFT). */
+struct sr_trace_option {
+	unsigned short id;
+	int size;
+	const void *data;
+};
+
+/* trace-cmd.dat(5) option ids the writer's users store themselves. */
+enum { SR_OPT_TIME_SHIFT = 12, SR_OPT_TSC2NSEC = 14 };
+
 /* A trace.dat to write from what a tracefs instance's ring buffers held. */
 struct sr_trace_out {
 	const char *path;
@@ -188,6 +199,9 @@ struct sr_trace_out {
 	const char *writer;		/* the file's version option, e.g. "schedreplay 0.1.0" */
 	/* "system/event" of the events recorded: only their formats are stored; NULL: all */
 	const char *const *events;
+	/* more options, e.g. x86-tsc's TSC2NSEC: u32 mult, u32 shift, u64 offset */
+	const struct sr_trace_option *options;
+	int nr_options;
 	/*
 	 * The kernel symbols to store, NULL: /proc/kallsyms.  It must exist:
 	 * libtracecmd 1.3 writes a corrupt file when it does not

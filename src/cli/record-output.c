@@ -8,7 +8,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include "record.h"
 
 /* The CPUs that have a ring buffer in the instance (offline ones do not). */
@@ -47,6 +51,40 @@ int sr_rec_stream_stop(struct rec *r)
 	return ret ? sr_rec_fail(r, SR_EXIT_FAIL, ret, "%s", err.msg) : 0;
 }
 
+/*
+ * x86-tsc counts cycles: store the kernel's own cycles-to-ns factors (what
+ * perf gives user space in its mmap page) so readers convert, as
+ * `trace-cmd record --tsc2nsec` does.  The same on every CPU, or none.
+ */
+static bool tsc_to_ns(int nr_cpus, uint32_t *mult, uint32_t *shift)
+{
+	struct perf_event_attr pe = { .type = PERF_TYPE_SOFTWARE, .size = sizeof(pe),
+				      .config = PERF_COUNT_SW_DUMMY };
+	long ps = sysconf(_SC_PAGESIZE);
+
+	*mult = *shift = 0;
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		int fd = (int)syscall(SYS_perf_event_open, &pe, 0, cpu, -1, 0);
+		struct perf_event_mmap_page *p;
+		bool same;
+
+		if (fd < 0)
+			return false;
+		p = mmap(NULL, ps, PROT_READ, MAP_SHARED, fd, 0);
+		close(fd);
+		if (p == MAP_FAILED)
+			return false;
+		same = p->cap_user_time && (!cpu || (p->time_mult == *mult &&
+						     p->time_shift == *shift));
+		*mult = p->time_mult;
+		*shift = p->time_shift;
+		munmap(p, ps);
+		if (!same)
+			return false;
+	}
+	return *mult != 0;
+}
+
 /* "sched/sched_switch", ...: the events whose formats FILE stores. */
 static const char **event_names(const struct rec *r)
 {
@@ -67,8 +105,19 @@ int sr_rec_write_trace(struct rec *r)
 		.path = r->o->out, .inst = r->inst, .nr_cpus = r->nr_cpus, .has_buffer = has,
 		.clock = r->o->clock, .writer = "schedreplay " SR_VERSION, .events = names,
 	};
+	uint32_t tsc[4] = { 0 };
+	struct sr_trace_option opt = { SR_OPT_TSC2NSEC, sizeof(tsc), tsc };
 	int ret = -ENOMEM;
 
+	if (!strcmp(r->o->clock, "x86-tsc")) {
+		if (tsc_to_ns(r->nr_cpus, &tsc[0], &tsc[1])) {
+			out.options = &opt;
+			out.nr_options = 1;
+		} else {
+			fprintf(stderr, "schedreplay: no TSC-to-ns conversion from perf: analyze "
+				"will refuse this x86-tsc trace\n");
+		}
+	}
 	if (has && names)
 		ret = sr_stream_write(r->stream, &out, &err);
 	free(has);
@@ -112,8 +161,9 @@ int sr_rec_verify(struct rec *r)
 	struct sr_trace *t;
 	char why[160] = "";
 	int ret;
+	const struct sr_trace_opts to = { .path = r->o->out, .any_clock = true };
 
-	ret = sr_trace_open(&t, r->o->out, &err);
+	ret = sr_trace_open_opts(&t, &to, &err);
 	if (!ret)
 		ret = sr_trace_iterate(t, count_none, NULL, &err);
 	if (!ret)

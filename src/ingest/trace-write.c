@@ -41,17 +41,21 @@ static void add_options(const struct sr_trace_out *o, struct tracecmd_output *ou
 	struct utsname u;
 	char *text;
 
-	text = tracefs_instance_file_read(o->inst, "trace_clock", NULL);
-	if (text) {
-		add_string_option(out, SR_TDAT_TRACECLOCK, text);
-		free(text);
-	}
 	if (!uname(&u)) {
 		snprintf(buf, sizeof(buf), "%s %s %s %s", u.sysname, u.nodename, u.release,
 			 u.machine);
 		add_string_option(out, SR_TDAT_UNAME, buf);
 	}
 	add_string_option(out, SR_TDAT_VERSION, o->writer);
+	for (int i = 0; i < o->nr_options; i++)
+		tracecmd_add_option(out, o->options[i].id, o->options[i].size, o->options[i].data);
+	if (!o->inst)
+		return;		/* pages from elsewhere (tests/tools/mkwide.c): no stats */
+	text = tracefs_instance_file_read(o->inst, "trace_clock", NULL);
+	if (text) {
+		add_string_option(out, SR_TDAT_TRACECLOCK, text);
+		free(text);
+	}
 	for (int cpu = 0; cpu < o->nr_cpus; cpu++) {
 		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
 		text = o->has_buffer[cpu] ? tracefs_instance_file_read(o->inst, file, NULL) : NULL;

@@ -270,7 +270,7 @@ static int describe(struct sr_trace *t, const struct sr_trace_opts *o, struct sr
 		return ret;
 	read_meta(t);
 	ret = check_geometry(t, o->path, err);
-	if (!ret)
+	if (!ret && !o->any_clock)
 		ret = check_clock(t, o->path, err);
 	if (ret)
 		return ret;
