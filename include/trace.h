@@ -140,6 +140,7 @@ struct sr_trace;
  */
 struct sr_trace_watch {
 	volatile int in_library;	/* inside a libtracecmd/libtraceevent call */
+	volatile uint64_t calls;	/* library calls made: progress, for a stuck one */
 	volatile int cpu;		/* the CPU whose data it was reading, -1 none */
 	volatile uint64_t records;	/* records delivered so far */
 	volatile uint64_t ts;		/* timestamp of the last one */

@@ -48,6 +48,7 @@ static inline void sr_tr_lib_enter(struct sr_trace *t, int cpu)
 {
 	if (t->watch) {
 		t->watch->cpu = cpu;
+		t->watch->calls++;
 		t->watch->in_library = 1;
 	}
 }
