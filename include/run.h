@@ -63,7 +63,12 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		struct sr_err *err);
 int sr_run_feed(struct sr_run *r, const struct sr_event *ev);
 void sr_run_end(struct sr_run *r, uint64_t end);
-/* Build the report object; NULL on ENOMEM. */
+/*
+ * Build the report object into *@out; 0, -ENOMEM, or an analysis' error
+ * (-EIO: the --decisions stream could not be written), with a message.
+ */
+int sr_run_build_report(struct sr_run *r, json_t **out, struct sr_err *err);
+/* The same, NULL on any failure. */
 json_t *sr_run_report(struct sr_run *r);
 void sr_run_close(struct sr_run *r);
 /* The run's instance of an analysis, or NULL when it did not take part. */

@@ -16,6 +16,7 @@ static void analyze_usage(FILE *f)
 
 int sr_cmd_analyze(const struct sr_cli *cli, int argc, char **argv)
 {
+	struct sr_err err = { "" };
 	struct sr_run_opts o;
 	struct sr_cli_out out;
 	struct sr_run *r;
@@ -29,10 +30,9 @@ int sr_cmd_analyze(const struct sr_cli *cli, int argc, char **argv)
 	ret = sr_cli_run(cli, &o, &r);
 	if (ret)
 		return ret;
-	rep = sr_run_report(r);
-	ret = rep ? sr_cli_write_json(cli, rep, &out) :
-		    sr_cli_error(cli, SR_EXIT_FAIL, "cannot build the report (out of memory, or "
-				 "an output such as --decisions failed)");
+	ret = sr_run_build_report(r, &rep, &err);
+	ret = ret ? sr_cli_error(cli, sr_cli_exit_for(ret), "%s", err.msg) :
+		    sr_cli_write_json(cli, rep, &out);
 	json_decref(rep);
 	sr_run_close(r);
 	free(r);

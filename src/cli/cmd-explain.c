@@ -37,11 +37,12 @@ static int first_pass(const struct sr_cli *cli, struct sr_run_opts *o)
 static int write_json(const struct sr_cli *cli, const struct sr_run *r,
 		      const struct sr_cli_out *out)
 {
-	json_t *rep = sr_run_report((struct sr_run *)r), *j;
-	int ret;
+	struct sr_err err = { "" };
+	json_t *rep, *j;
+	int ret = sr_run_build_report((struct sr_run *)r, &rep, &err);
 
-	if (!rep)
-		return sr_cli_error(cli, SR_EXIT_FAIL, "out of memory");
+	if (ret)
+		return sr_cli_error(cli, sr_cli_exit_for(ret), "%s", err.msg);
 	j = json_pack("{s:O, s:O, s:O, s:O}", "schema", json_object_get(rep, "schema"),
 		      "trace", json_object_get(rep, "trace"), "explain",
 		      json_object_get(rep, "explain"), "warnings", json_object_get(rep, "warnings"));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The JSON report (docs/report-schema.md documents every field). */
+#include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
 #include "run.h"
@@ -216,10 +217,12 @@ static json_t *topology_json(const struct sr_run *r)
 	return o;
 }
 
-json_t *sr_run_report(struct sr_run *r)
+int sr_run_build_report(struct sr_run *r, json_t **out, struct sr_err *err)
 {
 	json_t *rep, *warn;
+	int ret;
 
+	*out = NULL;
 	rep = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:o}",
 			"schema", SR_SCHEMA, "version", SR_VERSION,
 			"trace", trace_json(r), "topology", topology_json(r),
@@ -230,16 +233,31 @@ json_t *sr_run_report(struct sr_run *r)
 			"migration_cost_ns", (json_int_t)r->opts.an.migration_cost_ns,
 			"cpus", cpus_json(r));
 	if (!rep)
-		return NULL;
+		return sr_err_set(err, -ENOMEM, "out of memory building the report");
 	for (int i = 0; i < r->nr_an; i++) {
-		if (r->an[i].data && r->an[i].ops->report && r->an[i].ops->report(&r->an[i], rep)) {
+		const struct sr_analysis *a = &r->an[i];
+
+		ret = a->data && a->ops->report ? a->ops->report(&r->an[i], rep) : 0;
+		if (ret) {
 			json_decref(rep);
-			return NULL;
+			return sr_err_set(err, ret, "analysis %s: %s", a->ops->name,
+					  ret == -EIO ? "cannot write its output" : strerror(-ret));
 		}
 	}
 	warn = json_array();
 	for (int i = 0; warn && i < r->nr_warnings; i++)
 		json_array_append_new(warn, sr_json_str(r->warnings[i]));
-	json_object_set_new(rep, "warnings", warn);
-	return rep;
+	if (!warn || json_object_set_new(rep, "warnings", warn)) {
+		json_decref(rep);
+		return sr_err_set(err, -ENOMEM, "out of memory building the report");
+	}
+	*out = rep;
+	return 0;
+}
+
+json_t *sr_run_report(struct sr_run *r)
+{
+	json_t *rep;
+
+	return sr_run_build_report(r, &rep, NULL) ? NULL : rep;
 }
