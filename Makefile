@@ -153,8 +153,8 @@ $(BUILD)/mkzlib: tests/tools/mkzlib.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -Isrc/ingest $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
-valgrind: $(BIN) $(TEST_BINS)
-	$(Q)tests/run-valgrind.sh $(BIN) $(TEST_BINS)
+valgrind: $(BIN) $(TEST_BINS) $(FUZZERS:%=$(BUILD)/fuzz/%-replay)
+	$(Q)tests/run-valgrind.sh $(BIN) $(TEST_BINS) $(FUZZERS:%=$(BUILD)/fuzz/%-replay)
 
 $(BUILD)/bare-read: tests/bench/bare-read.c
 	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(PKG_LIBS)
