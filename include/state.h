@@ -389,6 +389,13 @@ struct sr_cpu_state {
 	uint32_t idle_gen;		/* times it went idle: clears maybe_delayed */
 	int sel_pid;			/* pid whose select_task_rq_fair() is open here, -1 */
 	int thl_pid;			/* pid whose task_h_load() is open here, -1 */
+	/* CPU hotplug: its last record, and the accounting as it stood then */
+	uint64_t last_ts, busy_at_last;
+	double nr_running_at_last;
+	uint64_t offline_ns;		/* silences taken for an offline CPU (see state.c) */
+	unsigned int offlines;
+	uint64_t offline_from;		/* the first one: from its last record before ... */
+	uint64_t offline_to;		/* ... to its first record after */
 };
 
 struct sr_state_hooks {

@@ -17,6 +17,7 @@ if ! command -v trace-cmd >/dev/null; then
 	exit 1
 fi
 for f in "$top"/fixtures/*.dat "$top"/fixtures/qemu/*/*.dat "$top"/fixtures/lost/*.dat \
+	 "$top"/fixtures/qemu-lost/*/*.dat \
 	 "$shared"/traces/*.dat; do
 	[ -f "$f" ] || continue
 	mcs="500000 100000"

@@ -443,6 +443,22 @@ static void check_cpustats(struct sr_run *r)
 			    "they were read", cpus_text(&overran, buf, sizeof(buf)), over, dropped);
 }
 
+/* CPUs that went offline (hotplug) meanwhile, as the state recognised them. */
+static void check_offline(struct sr_run *r)
+{
+	for (int c = 0; c < r->info->nr_cpus; c++) {
+		const struct sr_cpu_state *cs = &r->state.cpu[c];
+
+		if (!cs->offlines)
+			continue;
+		sr_run_warn(r, "CPU %d was taken offline (CPU hotplug) %u time(s), %.3f s in all: "
+			    "it ran its stopper (migration/%d) and recorded nothing from %.6f to "
+			    "%.6f s; that time counts as unknown, not busy, and no model could "
+			    "place a task there", c, cs->offlines, (double)cs->offline_ns / 1e9, c,
+			    (double)cs->offline_from / 1e9, (double)cs->offline_to / 1e9);
+	}
+}
+
 /* Trace strings that were not text (comm cut inside a character, raw bytes): said once. */
 static void check_strings(struct sr_run *r)
 {
@@ -462,6 +478,7 @@ void sr_run_end(struct sr_run *r, uint64_t end)
 {
 	sr_state_finish(&r->state, end);
 	check_cpustats(r);
+	check_offline(r);
 	check_strings(r);
 	if (r->info->has_format[SR_EV_WAKING] && !r->info->events[SR_EV_WAKING] &&
 	    r->info->events[SR_EV_WAKEUP])

@@ -325,6 +325,32 @@ static void test_lost_windows(void **state)
 	fx_free(f);
 }
 
+/* A CPU that dies running its stopper and comes back: offline, not busy, meanwhile. */
+static void test_hotplug_silence(void **state)
+{
+	struct fx *f = fx_new(true);
+	struct sr_event e = { .type = SR_EV_SWITCH, .ts = 1000, .cpu = 1, .pid = 0, .prio = 120,
+			      .prev_state = SR_PS_RUNNING, .next_pid = 39, .next_prio = 0 };
+
+	snprintf(e.next_comm, sizeof(e.next_comm), "migration/1");
+	sw(f, 1000, 0, 0, SR_PS_RUNNING, 100);
+	ev(f, e);
+	sw(f, 2000000000, 0, 100, SR_PS_RUNNING, 101);	/* CPU 1 silent for 2 s */
+	e = (struct sr_event){ .type = SR_EV_WAKING, .ts = 2000001000, .cpu = 1, .pid = 40,
+			       .prio = 120, .target_cpu = 1, .common_pid = 0 };
+	ev(f, e);
+	assert_int_equal(f->s.cpu[1].offlines, 1);
+	assert_int_equal(f->s.cpu[1].offline_from, 1000);
+	assert_int_equal(f->s.cpu[1].offline_ns, 2000000000);
+	assert_true(f->s.cpu[1].busy_ns < 1000000);
+	assert_true(f->s.cpu[1].unknown_ns >= 1999000000);
+	/* an idle CPU that stays quiet is not offline */
+	sw(f, 2000002000, 0, 101, SR_PS_RUNNING, 0);
+	sw(f, 4000000000, 0, 0, SR_PS_RUNNING, 100);
+	assert_int_equal(f->s.cpu[0].offlines, 0);
+	fx_free(f);
+}
+
 static void test_weights_and_migration(void **state)
 {
 	struct fx *f = fx_new(true);
@@ -413,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_common_pid_reveals_curr),
 		cmocka_unit_test(test_lost_events_and_pid_reuse),
 		cmocka_unit_test(test_lost_windows),
+		cmocka_unit_test(test_hotplug_silence),
 		cmocka_unit_test(test_weights_and_migration),
 		cmocka_unit_test(test_record_wakee),
 		cmocka_unit_test(test_pelt_and_time),
