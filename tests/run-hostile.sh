@@ -4,7 +4,7 @@
 # machines wider than 64, 1024 and 4096 CPUs, pids near pid_max 4M, a
 # trace recorded into a tracefs instance, clocks that do not count
 # nanoseconds (refused) and those that do or are converted (analysed), a
-# guest trace synchronised to its host's time.
+# guest trace synchronised to its host's time, a CPU hotplug.
 #
 # usage: tests/run-hostile.sh BIN
 set -u
@@ -97,5 +97,16 @@ for f in clock-x86-tsc-tsc2nsec guest-time-shift; do
 		field "$f" wakeups.placed 28
 	fi
 done
+# A CPU hotplug: CPU 5 offline for 4.67 s is said, and its time is not counted busy
+q=fixtures/qemu-lost/llc2-1s2d4c2t
+if analysed hotplug "$q/hotplug.dat" --topology "$q/machine"; then
+	if python3 -c 'import json,sys; r = json.load(open(sys.argv[1]))
+ok = any("CPU 5 was taken offline" in w for w in r["warnings"])
+sys.exit(0 if ok and r["cpus"][5]["unknown_ns"] > 4e9 else 1)' "$tmp/hotplug.json"; then
+		ok
+	else
+		bad "hotplug: CPU 5's offline time is not reported"
+	fi
+fi
 echo "hostile: $pass passed, $fail failed"
 [ $fail -eq 0 ]
