@@ -54,6 +54,7 @@ int sr_cli_exit_for(int err)
 	switch (err) {
 	case -ENOMEM:
 	case -EIO:
+	case -EILSEQ:		/* JSON refused a string: ours to repair (sr_json_str) */
 		return SR_EXIT_FAIL;
 	default:
 		return SR_EXIT_BAD_INPUT;
