@@ -12,6 +12,8 @@ packages=(
 	libtracecmd-dev libtraceevent-dev libtracefs-dev libjansson-dev zlib1g-dev	# libraries
 	libcmocka-dev valgrind python3 time				# the test suite
 	trace-cmd							# the oracle's trace-cmd report
+	rt-tests util-linux						# record tests: hackbench, setpriv
+	clang libclang-rt-14-dev llvm					# make fuzz: libFuzzer, symbolizer
 )
 sudo=()
 [ "$(id -u)" -eq 0 ] || sudo=(sudo)
