@@ -117,6 +117,7 @@ struct sr_trace_info {
 	int long_size;
 	int page_size;
 	char buffer[64];		/* the buffer read: "" the top-level one, else its name */
+	bool buffer_given;		/* ... as the caller asked (sr_trace_opts.buffer) */
 	char buffers_note[192];		/* other buffers that hold sched events, "" none */
 	char clock[32];			/* "" when the file does not say */
 	bool clock_tsc2nsec;		/* x86-tsc cycles converted by the file's TSC2NSEC option */

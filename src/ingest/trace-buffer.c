@@ -117,6 +117,7 @@ int sr_tr_choose_buffer(struct sr_trace *t, const char *name, const char *path,
 	int nr = tracecmd_buffer_instances(t->top);
 
 	t->handle = t->top;
+	t->info.buffer_given = name != NULL;
 	if (name)
 		return open_named(t, name, path, err);
 	if (!nr || holds_sched(t, t->top)) {

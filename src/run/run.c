@@ -309,16 +309,19 @@ static void warn_trace(struct sr_run *r)
 {
 	const struct sr_trace_info *info = r->info;
 
-	if (info->buffer[0])
+	if (info->buffer[0] && !info->buffer_given)
 		sr_run_warn(r, "the top-level buffer holds no sched event: analysed buffer '%s'%s%s",
 			    info->buffer, info->buffers_note[0] ? "; these also hold some: " : "",
 			    info->buffers_note);
-	else if (info->buffers_note[0])
+	else if (info->buffers_note[0] && !info->buffer_given)
 		sr_run_warn(r, "analysed the top-level buffer; buffers %s hold sched events too "
 			    "(choose one with --buffer NAME)", info->buffers_note);
-	if (info->clock_assumed_ns)
+	if (info->clock_assumed_ns && info->clock[0])
 		sr_run_warn(r, "trace clock '%s' is not one schedreplay knows: its timestamps are "
-			    "taken as nanoseconds", info->clock[0] ? info->clock : "(not recorded)");
+			    "taken as nanoseconds", info->clock);
+	else if (info->clock_assumed_ns)
+		sr_run_warn(r, "the trace does not say its clock: its timestamps are taken as "
+			    "nanoseconds (trace-cmd's default clock, local, counts them)");
 }
 
 int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_trace_info *info,
