@@ -128,7 +128,8 @@ static void note_silence(struct sr_state *s, const struct sr_event *ev)
 {
 	struct sr_cpu_state *c = &s->cpu[ev->cpu];
 
-	if (c->last_ts && ev->ts > c->last_ts + OFFLINE_SILENCE_NS && runs_stopper(s, ev->cpu)) {
+	if (c->last_ts && ev->ts > c->last_ts && ev->ts - c->last_ts > OFFLINE_SILENCE_NS &&
+	    runs_stopper(s, ev->cpu)) {
 		uint64_t moved;
 
 		sr_st_cpu_advance(s, ev->cpu, s->now);
