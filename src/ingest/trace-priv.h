@@ -66,6 +66,10 @@ enum sr_ev_type sr_tr_record_type(const struct sr_trace *t, const struct tep_rec
 /* Decode @rec into @ev (type, cpu and ts already set). */
 void sr_tr_fill_event(struct sr_trace *t, struct tep_record *rec, struct sr_event *ev);
 
+/* trace-pages.c: every page header of an uncompressed file, from each CPU's first record. */
+int sr_tr_check_pages(struct sr_trace *t, const uint64_t *first_off, const char *path,
+		      struct sr_err *err);
+
 /* trace-buffer.c: read the buffer named @name, or pick the one holding sched events. */
 int sr_tr_choose_buffer(struct sr_trace *t, const char *name, const char *path,
 			struct sr_err *err);

@@ -174,9 +174,10 @@ static void read_cpustats(struct sr_trace *t)
 
 /*
  * Whoever a CPU's first record names as current was running since the
- * trace began: nothing switched before it.  Peek at it, then rewind.
+ * trace began: nothing switched before it.  Peek at it (and note where it
+ * is in the file), then rewind.
  */
-static void read_first_pids(struct sr_trace *t)
+static void read_first_pids(struct sr_trace *t, uint64_t *first_off)
 {
 	for (int cpu = 0; cpu < t->info.nr_cpus; cpu++) {
 		struct tep_record *rec;
@@ -186,6 +187,7 @@ static void read_first_pids(struct sr_trace *t)
 		sr_tr_lib_leave(t);
 		t->info.cpu[cpu].first_pid = rec ? tep_data_pid(t->tep, rec) : -1;
 		if (rec) {
+			first_off[cpu] = rec->offset;
 			t->info.cpu[cpu].first_ts = rec->ts;
 			if (!t->info.first_ts || rec->ts < t->info.first_ts)
 				t->info.first_ts = rec->ts;
@@ -255,6 +257,7 @@ static int open_file(struct sr_trace *t, const char *path, struct sr_err *err)
 /* Everything about the file that can be known before its events are read. */
 static int describe(struct sr_trace *t, const struct sr_trace_opts *o, struct sr_err *err)
 {
+	uint64_t *first_off;
 	int ret;
 
 	sr_tr_resolve_events(t);
@@ -275,11 +278,16 @@ static int describe(struct sr_trace *t, const struct sr_trace_opts *o, struct sr
 	if (ret)
 		return ret;
 	t->info.cpu = calloc(t->info.nr_cpus, sizeof(*t->info.cpu));
-	if (!t->info.cpu)
+	first_off = calloc(t->info.nr_cpus, sizeof(*first_off));
+	if (!t->info.cpu || !first_off) {
+		free(first_off);
 		return sr_err_set(err, -ENOMEM, "out of memory");
-	read_first_pids(t);
+	}
+	read_first_pids(t, first_off);
+	ret = sr_tr_check_pages(t, first_off, o->path, err);
+	free(first_off);
 	read_cpustats(t);
-	return 0;
+	return ret;
 }
 
 int sr_trace_open_opts(struct sr_trace **out, const struct sr_trace_opts *o, struct sr_err *err)

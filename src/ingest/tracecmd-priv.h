@@ -26,6 +26,8 @@ unsigned long tracecmd_get_flags(struct tracecmd_input *handle);
 struct tep_record *tracecmd_peek_data(struct tracecmd_input *handle, int cpu);
 /* enum tracecmd_flags: timestamps were converted to ns (x86-tsc with TSC2NSEC) */
 #define SR_TRACECMD_FL_IN_USECS	(1 << 2)
+/* ... the file's sections (and so its CPU data) are compressed */
+#define SR_TRACECMD_FL_COMPRESSION	(1 << 5)
 
 /* writing */
 struct tracecmd_output;
