@@ -91,7 +91,7 @@ static const char *pick_release(uint8_t b)
 	static const char *const rel[] = {
 		"", "6.1.0-27-amd64", "2.6.38", "2.6.37", "4.14.0", "4.19.0", "5.4.0",
 		"5.10.0", "5.11.0", "5.12.0", "5.15.0", "6.0.0", "6.6.0", "6.12.0",
-		"6.18.44-fc-v782", "3.5.0", "9.9", "x",
+		"6.18.44-fc-v782", "3.5.0", "9.9", "x", "6.1.0-\xff\xfe-amd64",
 	};
 
 	return rel[b % SR_ARRAY_SIZE(rel)];
@@ -126,6 +126,7 @@ static int decode_header(struct fz *z, const uint8_t *h)
 					  .page_size = 4096, .first_ts = z->ts, .cpu = z->cpus };
 	snprintf(z->info.clock, sizeof(z->info.clock), "local");
 	snprintf(z->info.release, sizeof(z->info.release), "%s", pick_release(h[FZ_H_RELEASE]));
+	snprintf(z->info.uname, sizeof(z->info.uname), "Linux fuzz %s x86_64", z->info.release);
 	for (int i = 0; i < SR_EV_OTHER; i++)
 		z->info.has_format[i] = true;
 	z->info.has_format[SR_EV_WAKING] = !(fmt & 1);
