@@ -1,5 +1,6 @@
 # schedreplay — see README.md.  `make`, `make check`, `make check SANITIZE=1`,
-# `make valgrind`, `make bench`, `make install PREFIX=/usr/local DESTDIR=`.
+# `make valgrind`, `make bench`, `make fuzz FUZZ_SECONDS=N`,
+# `make install PREFIX=/usr/local DESTDIR=`.
 
 VERSION   := 0.1.0
 PREFIX    ?= /usr/local
@@ -11,7 +12,16 @@ CC        ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS      := libtracecmd libtraceevent libtracefs jansson zlib libbpf cairo libcrypto
 
-ifeq ($(SANITIZE),1)
+ifeq ($(FUZZ),1)
+# libFuzzer harnesses (tests/fuzz/): the library instrumented for coverage, under
+# ASan+UBSan (FUZZ_SAN=undefined: UBSan alone, for long event-stream campaigns).
+FUZZ_SAN  ?= address,undefined
+BUILD     ?= build-fuzz
+CC        := clang
+SANFLAGS  := -fsanitize=fuzzer-no-link,$(FUZZ_SAN) -fno-omit-frame-pointer \
+	     -fno-sanitize-recover=all \
+	     -fsanitize-coverage-ignorelist=$(CURDIR)/tests/fuzz/coverage-ignore.txt
+else ifeq ($(SANITIZE),1)
 BUILD     ?= build-san
 SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
@@ -44,6 +54,8 @@ DOCS      := README.md $(wildcard docs/*.md)
 SCHEMAS   := $(wildcard docs/schema/*.json)
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+FUZZERS   := fuzz-events fuzz-file
+FUZZ_SECONDS ?= 600
 
 ifneq ($(V),1)
 Q := @
@@ -53,8 +65,9 @@ Q :=
 quiet =
 endif
 
-.PHONY: all check check-all layers unit golden cli pictures robustness oracle diffs zlib waking-only record dataset valgrind qemu-probes \
-	bench fidelity install uninstall install-test man schema clean
+.PHONY: all check check-all layers unit golden cli pictures robustness oracle diffs zlib hostile waking-only \
+	record dataset valgrind qemu-probes bench fidelity install uninstall install-test man schema clean \
+	fuzz fuzz-bins fuzz-regress
 
 all: $(BIN)
 
@@ -75,9 +88,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 
 # The whole suite: the layering rule, unit tests (cmocka), golden reports,
 # robustness inputs, the independent trace-cmd-report oracle, policy diffs,
-# zlib traces, a real recording (skipped without root and tracefs), and
-# batch's dataset with its documented queries (DuckDB) and Dask job.
-check: layers unit golden cli pictures schema install-test robustness oracle diffs zlib waking-only record dataset
+# zlib traces, hostile traces, a real recording and record under faults
+# (skipped without root and tracefs), batch's dataset with its documented
+# queries (DuckDB) and Dask job, and the fuzzers' regression corpora.
+check: layers unit golden cli pictures schema install-test robustness oracle diffs zlib hostile \
+	waking-only record dataset fuzz-regress
 
 # What CI runs: the suite, again under ASan+UBSan, and valgrind.
 check-all: check valgrind
@@ -113,8 +128,44 @@ diffs: $(BIN)
 zlib: $(BIN)
 	$(Q)tests/run-zlib.sh $(BIN)
 
+hostile: $(BIN)
+	$(Q)tests/run-hostile.sh $(BIN)
+
 record: $(BIN)
 	$(Q)tests/run-record.sh $(BIN)
+	$(Q)tests/run-record-faults.sh $(BIN)
+
+# The fuzz corpora and every input that once failed, replayed by a plain build
+# of each harness (tests/fuzz/run-inputs.c); crashing files through the CLI.
+$(BUILD)/fuzz/%-replay: tests/fuzz/%.c tests/fuzz/run-inputs.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< tests/fuzz/run-inputs.c \
+		$(LIB) $(PKG_LIBS) -lm
+
+fuzz-regress: $(BIN) $(FUZZERS:%=$(BUILD)/fuzz/%-replay)
+	$(Q)tests/run-fuzz-regress.sh $(BIN) $(BUILD)/fuzz
+
+# libFuzzer builds (clang); `make fuzz` runs each for FUZZ_SECONDS, niced, on a
+# corpus under /var/tmp seeded from tests/fuzz/ (tests/run-fuzz.sh).
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $(ALL_LDFLAGS) -o $@ $< \
+		$(LIB) $(PKG_LIBS) -lm
+
+fuzz-bins: $(FUZZERS:%=$(BUILD)/fuzz/%)
+
+fuzz:
+	$(MAKE) FUZZ=1 fuzz-bins
+	$(Q)tests/run-fuzz.sh build-fuzz/fuzz $(FUZZ_SECONDS)
+
+$(BUILD)/mkseed: tests/fuzz/mkseed.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS) -lm
+
+# The same recording as a machine of N CPUs (how fixtures/wide/ were made).
+$(BUILD)/mkwide: tests/tools/mkwide.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
 dataset: $(BIN)
 	$(Q)SR_DATASET_QUICK=$(if $(filter 1,$(SANITIZE)),1,0) tests/run-dataset.sh $(BIN)
@@ -135,8 +186,8 @@ $(BUILD)/drop-wakeup: tests/tools/drop-wakeup.c
 waking-only: $(BIN) $(BUILD)/drop-wakeup
 	$(Q)tests/run-waking-only.sh $(BIN) $(BUILD)/drop-wakeup
 
-valgrind: $(BIN) $(TEST_BINS)
-	$(Q)tests/run-valgrind.sh $(BIN) $(TEST_BINS)
+valgrind: $(BIN) $(TEST_BINS) $(FUZZERS:%=$(BUILD)/fuzz/%-replay)
+	$(Q)tests/run-valgrind.sh $(BIN) $(TEST_BINS) $(FUZZERS:%=$(BUILD)/fuzz/%-replay)
 
 $(BUILD)/bare-read: tests/bench/bare-read.c
 	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(PKG_LIBS)
@@ -179,6 +230,6 @@ install-test: $(BIN) $(MANS)
 	$(Q)tests/run-install.sh "$(MAKE) --no-print-directory SANITIZE=$(SANITIZE)"
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

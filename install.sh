@@ -17,6 +17,8 @@ packages=(
 	python3-jsonschema libxml2-utils				# schema and SVG checks
 	trace-cmd							# the oracle's trace-cmd report
 	python3-distributed						# batch on Dask (tools/sr-dask.py)
+	rt-tests util-linux						# record tests: hackbench, setpriv
+	clang libclang-rt-14-dev llvm					# make fuzz: libFuzzer, symbolizer
 )
 # DuckDB (tools/sr-dataset.mjs) comes from the npm registry; Node.js from Debian
 # unless the machine already has one (a distribution's nodejs bundles npm).

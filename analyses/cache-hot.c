@@ -94,8 +94,8 @@ static json_t *top_json(struct cache_hot *c, int top)
 
 		if (!t->pid)
 			continue;
-		json_array_append_new(a, json_pack("{s:i, s:s, s:I}", "pid", t->pid,
-						   "comm", t->comm, "affine_hot_moves",
+		json_array_append_new(a, json_pack("{s:i, s:o, s:I}", "pid", t->pid,
+						   "comm", sr_json_str(t->comm), "affine_hot_moves",
 						   (json_int_t)t->moves));
 		n++;
 	}

@@ -48,8 +48,8 @@ json_t *sr_an_ref_json(const struct sr_an_ref *r)
 	char when[32];
 
 	sr_an_fmt_time(r->ts, when, sizeof(when));
-	return json_pack("{s:I, s:i, s:s, s:I, s:s, s:I, s:i, s:i, s:i, s:i}",
-			 "wakeup", (json_int_t)r->index, "pid", r->pid, "comm", r->comm,
+	return json_pack("{s:I, s:i, s:o, s:I, s:s, s:I, s:i, s:i, s:i, s:i}",
+			 "wakeup", (json_int_t)r->index, "pid", r->pid, "comm", sr_json_str(r->comm),
 			 "ts_ns", (json_int_t)r->ts, "time", when, "wait_ns", (json_int_t)r->wait,
 			 "cpu", r->cpu, "prev_cpu", r->prev_cpu, "waker_cpu", r->waker_cpu,
 			 "ran_on", r->ran_on);

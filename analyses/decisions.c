@@ -103,11 +103,11 @@ static json_t *line_json(const struct sr_wakeup *w, const struct sr_view *v)
 	char when[32];
 
 	sr_an_fmt_time(w->ts, when, sizeof(when));
-	return json_pack("{s:s, s:s, s:I, s:I, s:s, s:i, s:s, s:i, s:i, s:i, s:i, s:s, s:o, s:n,"
+	return json_pack("{s:s, s:s, s:I, s:I, s:s, s:i, s:o, s:i, s:i, s:i, s:i, s:s, s:o, s:n,"
 			 " s:n, s:o, s:o}", "schema", "schedreplay-decision/1",
 			 "kind", w->fork ? "fork" : "wakeup", "wakeup", (json_int_t)w->index,
 			 "ts_ns", (json_int_t)w->ts, "time", when,
-			 "pid", w->task->v.pid, "comm", w->task->comm,
+			 "pid", w->task->v.pid, "comm", sr_json_str(w->task->comm),
 			 "waker_pid", w->waker_pid, "waker_cpu", w->waker_cpu,
 			 "prev_cpu", w->prev_cpu, "cpu", w->cpu, "actual", actual_name(w),
 			 "relation", relation_json(w, v->topo), "wait_ns", "ran_on",

@@ -90,13 +90,14 @@ static void print_tasks(FILE *f, struct sr_diff *d, int top)
 	sr_diff_sort_tasks(d);
 	for (size_t i = 0; i < d->tasks.nr_slots && n < top; i++) {
 		const struct sr_diff_task *t = sr_pidtab_slot(&d->tasks, i);
+		char comm[SR_TEXT_SIZE(SR_COMM_LEN)];
 
 		if (!t->pid)
 			continue;
 		if (!n++)
 			fprintf(f, "\nTasks most affected:\n");
-		fprintf(f, "  %7d %-16s %6" PRIu64 " disagreements", t->pid, t->comm,
-			t->disagreements);
+		fprintf(f, "  %7d %-16s %6" PRIu64 " disagreements", t->pid,
+			sr_text(t->comm, comm, sizeof(comm)), t->disagreements);
 		if (t->est_gain_ns)
 			fprintf(f, ", est. %.3f ms saved by B", (double)t->est_gain_ns / 1e6);
 		fputc('\n', f);

@@ -141,7 +141,11 @@ static int diff_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 	const struct sr_brief *pa = &w->dec[0], *pb = &w->dec[1];
 	enum sr_diff_det det;
 
-	if (w->cls != SR_W_PLACED || w->nr_dec != 2 || pa->cpu < 0 || pb->cpu < 0)
+	if (w->cls != SR_W_PLACED || w->nr_dec != 2)
+		return 0;	/* forks and unreplayed wakeups have no answers (dec NULL) */
+	pa = &w->dec[0];
+	pb = &w->dec[1];
+	if (pa->cpu < 0 || pb->cpu < 0)
 		return 0;
 	d->placed++;
 	det = determinacy(w);
@@ -282,8 +286,8 @@ static json_t *tasks_json(struct sr_diff *d, int top)
 
 		if (!t->pid)
 			continue;
-		json_array_append_new(a, json_pack("{s:i, s:s, s:I, s:I}", "pid", t->pid,
-			"comm", t->comm, "disagreements", (json_int_t)t->disagreements,
+		json_array_append_new(a, json_pack("{s:i, s:o, s:I, s:I}", "pid", t->pid,
+			"comm", sr_json_str(t->comm), "disagreements", (json_int_t)t->disagreements,
 			"estimated_latency_saved_by_b_ns", (json_int_t)t->est_gain_ns));
 		n++;
 	}

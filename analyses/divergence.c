@@ -178,7 +178,8 @@ static int div_report(struct sr_analysis *a, json_t *report)
 	for (int i = 0; i < d->nr; i++)
 		json_array_append_new(pols, policy_json(&v->policy[i], &d->p[i]));
 	return json_object_set_new(report, "divergence",
-				   json_pack("{s:s, s:o}", "policy_choice", v->policy_note,
+				   json_pack("{s:o, s:o}", "policy_choice",
+					     sr_json_str(v->policy_note),	/* names the trace's kernel */
 					     "policies", pols)) ? -ENOMEM : 0;
 }
 

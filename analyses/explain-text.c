@@ -231,9 +231,11 @@ static void print_policies(FILE *f, const struct sr_explain_cand *c, const struc
 static void print_head(FILE *f, const struct sr_explain *e, const struct sr_explain_cand *c)
 {
 	bool placed = c->w.cls == SR_W_PLACED;
+	char comm[SR_TEXT_SIZE(SR_COMM_LEN)];
 
 	if (c->w.fork) {
-		fprintf(f, "Fork placement #%" PRIu64 " of %d (%s) at ", c->w.index, e->pid, c->comm);
+		fprintf(f, "Fork placement #%" PRIu64 " of %d (%s) at ", c->w.index, e->pid,
+			sr_text(c->comm, comm, sizeof(comm)));
 		print_ns(f, (int64_t)c->ts);
 		fprintf(f, " s: wake_up_new_task() by its parent, pid %d on CPU %d\n",
 			c->w.waker_pid, c->w.waker_cpu);
@@ -241,7 +243,8 @@ static void print_head(FILE *f, const struct sr_explain *e, const struct sr_expl
 			c->w.cpu == c->w.waker_cpu ? ", the parent's" : "");
 		return;
 	}
-	fprintf(f, "Wakeup #%" PRIu64 " of %d (%s) at ", c->w.index, e->pid, c->comm);
+	fprintf(f, "Wakeup #%" PRIu64 " of %d (%s) at ", c->w.index, e->pid,
+			sr_text(c->comm, comm, sizeof(comm)));
 	print_ns(f, (int64_t)c->ts);
 	fprintf(f, " s: %s wakeup by pid %d on CPU %d, prev CPU %d\n", sr_explain_class(c),
 		c->w.waker_pid, c->w.waker_cpu, c->w.prev_cpu);
@@ -261,6 +264,7 @@ void sr_explain_print(const struct sr_analysis *a, FILE *f)
 {
 	const struct sr_explain *e = a->data;
 	const struct sr_explain_cand *c = e->best;
+	char comm[SR_TEXT_SIZE(SR_COMM_LEN)];
 
 	print_head(f, e, c);
 	if (c->has_ctx) {
@@ -268,7 +272,7 @@ void sr_explain_print(const struct sr_analysis *a, FILE *f)
 		print_policies(f, c, a->view);
 	}
 	fprintf(f, "\nThen: enqueued on CPU %d while %s (%d) ran there with nr_running %u; ",
-		c->w.cpu, c->target_comm, c->target_curr, c->target_nr);
+		c->w.cpu, sr_text(c->target_comm, comm, sizeof(comm)), c->target_curr, c->target_nr);
 	if (c->ran)
 		fprintf(f, "switched in on CPU %d after %.1f us.\n", c->run_cpu,
 			(double)(c->run_ts - c->ts) / 1e3);

@@ -249,8 +249,8 @@ static json_t *task_json(const struct sr_task_view *t)
 
 static json_t *next_json(const struct sr_explain_cand *c)
 {
-	json_t *next = json_pack("{s:i, s:s, s:i, s:b}", "chosen_cpu_curr_pid", c->target_curr,
-				 "chosen_cpu_curr_comm", c->target_comm,
+	json_t *next = json_pack("{s:i, s:o, s:i, s:b}", "chosen_cpu_curr_pid", c->target_curr,
+				 "chosen_cpu_curr_comm", sr_json_str(c->target_comm),
 				 "chosen_cpu_nr_running", (int)c->target_nr, "ran", c->ran);
 
 	if (next && c->ran) {
@@ -270,9 +270,9 @@ static int ex_report(struct sr_analysis *a, json_t *report)
 
 	if (e->index || !c->valid)
 		return json_object_set_new(report, "explain", json_null()) ? -ENOMEM : 0;
-	o = json_pack("{s:I, s:I, s:i, s:s, s:s, s:i, s:i, s:i, s:i, s:s?, s:b, s:I, s:i, s:b, s:o}",
+	o = json_pack("{s:I, s:I, s:i, s:o, s:s, s:i, s:i, s:i, s:i, s:s?, s:b, s:I, s:i, s:b, s:o}",
 		"wakeup", (json_int_t)c->w.index, "ts_ns", (json_int_t)c->ts, "pid", e->pid,
-		"comm", c->comm, "class", sr_explain_class(c),
+		"comm", sr_json_str(c->comm), "class", sr_explain_class(c),
 		"waker_pid", c->w.waker_pid, "waker_cpu", c->w.waker_cpu,
 		"prev_cpu", c->w.prev_cpu, "cpu", c->w.cpu,
 		"actual", c->w.cls == SR_W_PLACED ? sr_outcome_name(c->w.actual) : NULL,

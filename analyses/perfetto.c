@@ -87,8 +87,8 @@ static void close_slice(struct perfetto *p, const struct sr_view *v, int cpu, ui
 
 	if (s->start && s->pid > 0 && ts > s->start &&
 	    sr_filter_time(&v->opts->filter, s->start))
-		add(p, json_pack("{s:s, s:s, s:s, s:i, s:i, s:f, s:f, s:{s:i}}", "ph", "X",
-				 "cat", "sched", "name", s->comm, "pid", 0, "tid", cpu,
+		add(p, json_pack("{s:s, s:s, s:o, s:i, s:i, s:f, s:f, s:{s:i}}", "ph", "X",
+				 "cat", "sched", "name", sr_json_str(s->comm), "pid", 0, "tid", cpu,
 				 "ts", us(s->start), "dur", us(ts - s->start), "args", "pid", s->pid));
 	s->start = 0;
 }
@@ -130,11 +130,11 @@ static int pf_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 	if ((w->cls != SR_W_PLACED && !w->fork) || w->waker_cpu < 0)
 		return 0;
 	snprintf(name, sizeof(name), "%s %s", w->fork ? "fork" : "wake", w->task->comm);
-	add(p, json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:f, s:{s:I, s:i, s:s, s:i, s:i, s:s,"
-			 " s:o}}", "ph", "i", "s", "t", "cat", "placement", "name", name,
+	add(p, json_pack("{s:s, s:s, s:s, s:o, s:i, s:i, s:f, s:{s:I, s:i, s:o, s:i, s:i, s:s,"
+			 " s:o}}", "ph", "i", "s", "t", "cat", "placement", "name", sr_json_str(name),
 			 "pid", 0, "tid", w->waker_cpu, "ts", us(w->ts),
 			 "args", "wakeup", (json_int_t)w->index, "pid", w->task->v.pid,
-			 "comm", w->task->comm, "prev_cpu", w->prev_cpu, "chosen_cpu", w->cpu,
+			 "comm", sr_json_str(w->task->comm), "prev_cpu", w->prev_cpu, "chosen_cpu", w->cpu,
 			 "relation", sr_an_relation(v->topo, w->cpu, w->prev_cpu),
 			 "policies", answers_json(w, v)));
 	add(p, json_pack("{s:s, s:s, s:s, s:I, s:i, s:i, s:f}", "ph", "s", "cat", "wakeup",

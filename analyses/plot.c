@@ -60,12 +60,14 @@ void sr_plot_text(cairo_t *cr, double x, double y, double size, double align, co
 		  ...)
 {
 	cairo_text_extents_t ext;
-	char buf[256];
+	char raw[256], buf[SR_TEXT_SIZE(sizeof(raw))];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	/* cairo takes UTF-8 only; task names need not be (prctl accepts any bytes) */
+	sr_text(raw, buf, sizeof(buf));
 	cairo_set_font_size(cr, size);
 	cairo_text_extents(cr, buf, &ext);
 	cairo_set_source_rgb(cr, 0.1, 0.1, 0.1);

@@ -133,7 +133,7 @@ static int write_wakeup(struct sr_analysis *a, const struct wake *w, json_t *lat
 	json_t *row = r->wrow;
 
 	set_placement(row, w);
-	set(row, "comm", json_string(w->comm));
+	set(row, "comm", sr_json_str(w->comm));
 	set(row, "waker_pid", json_integer(w->waker_pid));
 	set(row, "waker_cpu", cpu_or_null(w->waker_cpu));
 	set(row, "prev_cpu", cpu_or_null(w->prev_cpu));

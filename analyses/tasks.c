@@ -106,8 +106,8 @@ static int tk_report(struct sr_analysis *a, json_t *report)
 
 		if (!t->pid || !t->wakeups)
 			continue;
-		json_array_append_new(arr, json_pack("{s:i, s:s, s:I, s:I, s:I, s:I, s:o}",
-			"pid", t->pid, "comm", t->comm,
+		json_array_append_new(arr, json_pack("{s:i, s:o, s:I, s:I, s:I, s:I, s:o}",
+			"pid", t->pid, "comm", sr_json_str(t->comm),
 			"runtime_ns", (json_int_t)runtime(a->view, t->pid),
 			"switch_ins", (json_int_t)t->switches, "wakeups", (json_int_t)t->wakeups,
 			"mean_wait_ns", (json_int_t)(t->sum_wait / t->wakeups),
@@ -128,11 +128,11 @@ static void tk_print(struct sr_analysis *a, FILE *f)
 		"switches", "wakeups", "mean wait", "max wait", "max at (s)", "wakeup");
 	for (size_t i = 0; i < k->t.nr_slots && n < a->view->opts->top; i++) {
 		const struct task_lat *t = sr_pidtab_slot(&k->t, i);
-		char name[40], when[32];
+		char name[40], when[32], comm[SR_TEXT_SIZE(SR_COMM_LEN)];
 
 		if (!t->pid || !t->wakeups)
 			continue;
-		snprintf(name, sizeof(name), "%s:%d", t->comm, t->pid);
+		snprintf(name, sizeof(name), "%s:%d", sr_text(t->comm, comm, sizeof(comm)), t->pid);
 		sr_an_fmt_time(t->max.ts, when, sizeof(when));
 		fprintf(f, "  %-22s %11.3f %9" PRIu64 " %8" PRIu64 " %8.3f ms %8.3f ms  %-17s %8"
 			PRIu64 "\n", name, (double)runtime(a->view, t->pid) / 1e6, t->switches,

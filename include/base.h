@@ -12,6 +12,7 @@
 #ifndef SR_BASE_H
 #define SR_BASE_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,9 +29,39 @@ struct sr_err {
 int sr_err_set(struct sr_err *err, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* ------------------------------------------------------------ strings */
+
+/*
+ * Strings from a trace are bytes: comm is cut at 15 bytes even inside a
+ * character, and prctl(PR_SET_NAME) takes anything.  Whatever goes into
+ * JSON or text output passes through these (src/base/utf8.c).
+ */
+
+/* @s is valid UTF-8 (what jansson accepts). */
+bool sr_utf8_valid(const char *s);
+/*
+ * Copy @s into @buf (@size > 0), each ill-formed sequence replaced by
+ * U+FFFD; with @escape_controls, control bytes become "\xNN".  Cut at a
+ * character boundary when @buf is short.  Returns the replacements made.
+ */
+int sr_utf8_repair(const char *s, char *buf, size_t size, bool escape_controls);
+/* Room for @n bytes of input, whatever sr_utf8_repair() makes of them. */
+#define SR_TEXT_SIZE(n)	((n) * 4 + 1)
+/* @s as text output shows it (repaired, controls escaped), in @buf; "" for NULL. */
+const char *sr_text(const char *s, char *buf, size_t size);
+/* A JSON string of @s, repaired; json null for NULL; NULL only when out of memory. */
+json_t *sr_json_str(const char *s);
+/* The -errno a failed json_pack_ex() stands for: -ENOMEM only when memory ran out. */
+int sr_json_errno(const json_error_t *e);
+
 /* ------------------------------------------------------------ CPU masks */
 
-#define SR_MAX_CPUS	1024
+/*
+ * Machines up to 4096 CPUs (the largest SGI UV; CONFIG_MAXSMP allows 8192):
+ * a mask is 512 bytes, copied and scanned at every placement, so twice
+ * that would slow every trace for machines nobody traces.
+ */
+#define SR_MAX_CPUS	4096
 #define SR_MASK_WORDS	(SR_MAX_CPUS / 64)
 
 #define SR_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -14,11 +14,14 @@
 #include "topology.h"
 #include "trace.h"
 
-#define SR_MAX_WARNINGS 16
+/* Warnings kept; past that, one last warning says how many more there were. */
+#define SR_MAX_WARNINGS 64
 #define SR_MAX_CGROUP_WEIGHTS 64
 
 struct sr_run_opts {
 	const char *path;
+	const char *buffer;		/* --buffer: which buffer of the file (NULL: chosen) */
+	struct sr_trace_watch *watch;	/* shared with a guard process, or NULL */
 	int hz;				/* default 250 */
 	const char *topology;		/* spec string or NULL: assumed flat */
 	const char *policies[SR_MAX_POLICIES];
@@ -52,8 +55,9 @@ struct sr_run {
 	int nr_an;
 	int nr_silent;			/* CPUs without any event */
 	uint64_t nr_events;		/* read so far */
-	char warnings[SR_MAX_WARNINGS][160];
+	char *warnings[SR_MAX_WARNINGS];	/* whole sentences, never cut */
 	int nr_warnings;
+	int nr_warnings_dropped;
 };
 
 int sr_run_open(struct sr_run *r, const struct sr_run_opts *o, struct sr_err *err);
@@ -67,7 +71,12 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		struct sr_err *err);
 int sr_run_feed(struct sr_run *r, const struct sr_event *ev);
 void sr_run_end(struct sr_run *r, uint64_t end);
-/* Build the report object; NULL on ENOMEM. */
+/*
+ * Build the report object into *@out; 0, -ENOMEM, or an analysis' error
+ * (-EIO: the --decisions stream could not be written), with a message.
+ */
+int sr_run_build_report(struct sr_run *r, json_t **out, struct sr_err *err);
+/* The same, NULL on any failure. */
 json_t *sr_run_report(struct sr_run *r);
 /* The same report as text for a person (src/run/report-text.c); warnings are the caller's. */
 void sr_run_print(struct sr_run *r, FILE *f);

@@ -396,9 +396,11 @@ struct sr_wakeup {
 	bool prev_idle;			/* prev CPU idle at the sched_waking (paired only) */
 	bool target_idle;		/* chosen CPU idle when the task was enqueued */
 	bool uncertain;			/* a CPU involved had lost events not yet resynced, or
-					 * (inferred) something may have moved the task unseen */
+					 * (inferred) something may have moved the task unseen, or
+					 * in_lost_window */
 	bool chosen_inferred;		/* no sched_wakeup: cpu from sched_migrate_task or the
 					 * switch-in (src/state/infer.c) */
+	bool in_lost_window;		/* from waking to wakeup, some CPU was losing events */
 	int nr_dec;
 	const struct sr_brief *dec;
 };
@@ -426,6 +428,13 @@ struct sr_cpu_state {
 	int thl_pid;			/* pid whose task_h_load() is open here, -1 */
 	uint64_t probe_load;		/* cpu_load() a probe read for the open select, or
 					 * UINT64_MAX */
+	/* CPU hotplug: its last record, and the accounting as it stood then */
+	uint64_t last_ts, busy_at_last;
+	double nr_running_at_last;
+	uint64_t offline_ns;		/* silences taken for an offline CPU (see state.c) */
+	unsigned int offlines;
+	uint64_t offline_from;		/* the first one: from its last record before ... */
+	uint64_t offline_to;		/* ... to its first record after */
 };
 
 struct sr_state_hooks {
@@ -492,6 +501,10 @@ struct sr_wakeup_counts {
 	uint64_t uncertain;
 	uint64_t standalone;		/* sched_wakeup without sched_waking in the trace */
 	uint64_t inferred;		/* wakeups whose CPU was inferred (cfg.infer_chosen) */
+	/* the same accounting for the wakeups that met no lost window */
+	uint64_t in_lost_window;
+	uint64_t outside_cls[SR_W_NR];
+	uint64_t outside_actual[SR_O_NR];
 };
 
 /* |reconstructed - kernel| / kernel, bucketed: < 5, 10, 20, 30, 50 %, more. */

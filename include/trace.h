@@ -69,6 +69,16 @@ struct sr_event {
 	char comm[SR_COMM_LEN];		/* of pid (prev for switch, parent for fork) */
 	char next_comm[SR_COMM_LEN];	/* switch next / fork child */
 	long long missed_before;	/* lost events just before this record on its CPU (-1: unknown count) */
+	/*
+	 * Lost windows of every CPU around this record, from the reader's
+	 * look-ahead (struct sr_lost_window): how many are still open (a CPU
+	 * whose next record follows a gap) and the earliest `after` among them;
+	 * the latest `before` of those closed so far (0: none).  A span
+	 * [t1, t2] meets a window when t1 <= before && after < t2.
+	 */
+	int lost_open;
+	uint64_t lost_open_after;
+	uint64_t lost_closed_before;
 	/* probe events */
 	unsigned int wake_flags;	/* select: WF_* of that kernel */
 	uint64_t load_avg, util_avg;	/* select: p->se.avg at entry */
@@ -82,6 +92,7 @@ struct sr_event {
 
 #define SR_MAX_LOST_WINDOWS 16
 
+/* A gap in one CPU's records: the ring buffer lost events between these two. */
 struct sr_lost_window {
 	uint64_t after;			/* last record before the gap (0 if none) */
 	uint64_t before;		/* first record after the gap */
@@ -95,6 +106,7 @@ struct sr_cpu_ingest {
 	uint64_t records;
 	long long lost;			/* sum of known counts */
 	int lost_windows;		/* total number of gaps */
+	uint64_t lost_ns;		/* their total length */
 	bool lost_unknown;		/* a gap of unknown size was seen */
 	struct sr_lost_window win[SR_MAX_LOST_WINDOWS];	/* the first gaps */
 	/* the kernel's per-CPU buffer statistics saved in the file; -1 unknown */
@@ -105,11 +117,18 @@ struct sr_trace_info {
 	int nr_cpus;
 	int file_version;
 	int long_size;
+	int page_size;
+	char buffer[64];		/* the buffer read: "" the top-level one, else its name */
+	bool buffer_given;		/* ... as the caller asked (sr_trace_opts.buffer) */
+	char buffers_note[192];		/* other buffers that hold sched events, "" none */
 	char clock[32];			/* "" when the file does not say */
+	bool clock_tsc2nsec;		/* x86-tsc cycles converted by the file's TSC2NSEC option */
+	bool clock_assumed_ns;		/* no clock, or one we do not know: taken as nanoseconds */
 	char uname[256];		/* "" when the file does not say */
 	char release[64];		/* kernel release parsed from uname */
 	bool has_format[SR_EV_NR];	/* the event format is in the file */
 	uint64_t events[SR_EV_NR];
+	uint64_t bad_utf8;		/* sched records whose comm fields are not valid UTF-8 */
 	uint64_t first_ts, last_ts;
 	struct sr_cpu_ingest *cpu;	/* nr_cpus entries */
 };
@@ -117,10 +136,38 @@ struct sr_trace_info {
 struct sr_trace;
 
 /*
+ * What the reader is doing, kept where another process can read it
+ * (shared memory): libtracecmd and libtraceevent trust a file's pages, and
+ * a corrupt one can crash them.  A guard that sees the reader die can tell
+ * the library's crash on a bad file (in_library) from a crash of ours.
+ */
+struct sr_trace_watch {
+	volatile int in_library;	/* inside a libtracecmd/libtraceevent call */
+	volatile uint64_t calls;	/* library calls made: progress, for a stuck one */
+	volatile int cpu;		/* the CPU whose data it was reading, -1 none */
+	volatile uint64_t records;	/* records delivered so far */
+	volatile uint64_t ts;		/* timestamp of the last one */
+};
+
+struct sr_trace_opts {
+	const char *path;
+	/*
+	 * The buffer to read: NULL picks the top-level one, or when it holds no
+	 * sched event the first instance that does; "" is the top-level one.
+	 */
+	const char *buffer;
+	struct sr_trace_watch *watch;	/* may be NULL */
+	bool any_clock;			/* also a clock not in ns (record reading its file back) */
+};
+
+/*
  * Open @path and validate it.  Returns 0, -ENOENT/-EACCES for files that
  * cannot be read, -EINVAL for files that are not (or no longer) trace.dat,
- * -ENODATA when no sched event this tool needs has a format in the file.
+ * or whose clock is not in nanoseconds, -ENODATA when no sched event this
+ * tool needs has a format in the file, -ENOENT for a --buffer it lacks.
  */
+int sr_trace_open_opts(struct sr_trace **out, const struct sr_trace_opts *o, struct sr_err *err);
+/* The same with the defaults. */
 int sr_trace_open(struct sr_trace **out, const char *path, struct sr_err *err);
 const struct sr_trace_info *sr_trace_info(const struct sr_trace *t);
 
@@ -136,7 +183,17 @@ const char *sr_ev_name(enum sr_ev_type type);
 
 struct tracefs_instance;
 
-/* A trace.dat to write from what a tracefs instance's ring buffers hold. */
+/* An option to store as it is (trace-cmd.dat(5) ids: 14 TSC2NSEC, 12 TIME_SHIFT). */
+struct sr_trace_option {
+	unsigned short id;
+	int size;
+	const void *data;
+};
+
+/* trace-cmd.dat(5) option ids the writer's users store themselves. */
+enum { SR_OPT_TIME_SHIFT = 12, SR_OPT_TSC2NSEC = 14 };
+
+/* A trace.dat to write from what a tracefs instance's ring buffers held. */
 struct sr_trace_out {
 	const char *path;
 	struct tracefs_instance *inst;
@@ -144,21 +201,53 @@ struct sr_trace_out {
 	const bool *has_buffer;		/* nr_cpus: false writes an empty stream */
 	const char *clock;		/* the trace clock the instance used */
 	const char *writer;		/* the file's version option, e.g. "schedreplay 0.1.0" */
+	/* "system/event" of the events recorded: only their formats are stored; NULL: all */
+	const char *const *events;
+	/* more options, e.g. x86-tsc's TSC2NSEC: u32 mult, u32 shift, u64 offset */
+	const struct sr_trace_option *options;
+	int nr_options;
 	/*
-	 * The event formats to store, "SYSTEM/EVENT" each (the events enabled),
-	 * or NULL: every format the machine has (trace-cmd's default, ~1 MB).
+	 * The kernel symbols to store, NULL: /proc/kallsyms.  It must exist:
+	 * libtracecmd 1.3 writes a corrupt file when it does not
+	 * (docs/known-issues.md); sr_stream_write() passes an empty one.
 	 */
-	const char *const *formats;
-	int nr_formats;
-	bool kallsyms;			/* store /proc/kallsyms (only symbolic fields need it) */
+	const char *kallsyms;
 };
 
 /*
- * Drain the instance's buffers into @o->path as a version 7 trace.dat whose
- * top-level buffer holds the instance's events, with the uname, clock and
- * per-CPU buffer statistics options.  On failure the file is removed.
- * Returns 0 or -errno with a message in @err.
+ * Write @o->path, a version 7 trace.dat whose top-level buffer holds the
+ * pages in @files (one per CPU, as sr_stream left them), with the uname,
+ * clock and per-CPU buffer statistics options and no kallsyms.  On failure
+ * the file is removed.  Returns 0 or -errno with a message in @err.
  */
-int sr_trace_write_instance(const struct sr_trace_out *o, struct sr_err *err);
+int sr_trace_write_files(const struct sr_trace_out *o, char *const *files, struct sr_err *err);
+
+/*
+ * Per-CPU readers that stream an instance's ring buffers to files while it
+ * records (src/ingest/trace-stream.c): a recording is bounded by the disk,
+ * and events are lost only when a reader falls behind.
+ */
+struct sr_stream;
+
+struct sr_stream_opts {
+	struct tracefs_instance *inst;
+	int nr_cpus;
+	const bool *has_buffer;		/* nr_cpus: false for a CPU without a buffer */
+	const char *near;		/* the output: the per-CPU files go next to it */
+	int notify_signal;		/* sent to the starting thread when a reader fails, or 0 */
+};
+
+/* Start one reader per CPU; *@out is set even on failure (free it). */
+int sr_stream_start(struct sr_stream **out, const struct sr_stream_opts *o, struct sr_err *err);
+/* The first reader failure (-ENOSPC, ...) so far, or 0. */
+int sr_stream_failed(const struct sr_stream *s);
+/* Wake the readers, let each drain what its buffer still holds, join them. */
+int sr_stream_stop(struct sr_stream *s, struct sr_err *err);
+/* Bytes stored so far. */
+long long sr_stream_bytes(const struct sr_stream *s);
+/* The trace.dat from the stored pages (sr_trace_write_files()). */
+int sr_stream_write(struct sr_stream *s, const struct sr_trace_out *o, struct sr_err *err);
+/* Stop if needed, remove the per-CPU files. */
+void sr_stream_free(struct sr_stream *s);
 
 #endif /* SR_TRACE_H */

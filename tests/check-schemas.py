@@ -55,8 +55,13 @@ def main():
     docs = []
     for path in sorted(glob.glob(os.path.join(TOP, "tests/golden/*.expected"))):
         text = open(path).read()
-        if text.lstrip().startswith("{"):
+        if not text.lstrip().startswith("{"):
+            continue
+        try:
             docs.append((json.loads(text), os.path.basename(path)))
+        except json.JSONDecodeError:    # NDJSON: a document per line
+            for n, line in enumerate(text.splitlines(), 1):
+                docs.append((json.loads(line), f"{os.path.basename(path)}:{n}"))
     for path in sys.argv[1:]:
         for n, line in enumerate(open(path), 1):
             docs.append((json.loads(line), f"{os.path.basename(path)}:{n}"))

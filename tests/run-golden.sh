@@ -11,6 +11,15 @@ update=${2:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 pass=0 fail=0
+
+# JSON outputs (NDJSON for *ndjson*) must pass the strict parser: UTF-8, RFC 8259.
+strict_json() {
+	local name=$1 out=$2 mode=
+	case $out in "{"*) ;; *) return 0 ;; esac
+	case $name in *ndjson*) mode=--ndjson ;; esac
+	printf '%s\n' "$out" | python3 tests/strict-json.py $mode -
+}
+
 for args in tests/golden/*.args; do
 	name=${args%.args}
 	want_rc=0
@@ -28,6 +37,9 @@ for args in tests/golden/*.args; do
 	elif ! diff -u "$name.expected" <(printf '%s\n' "$out") >/tmp/golden.diff.$$; then
 		echo "FAIL $(basename "$name"): output differs"
 		head -40 /tmp/golden.diff.$$
+		fail=$((fail + 1))
+	elif ! strict_json "$name" "$out"; then
+		echo "FAIL $(basename "$name"): the output is not strict UTF-8 JSON"
 		fail=$((fail + 1))
 	else
 		pass=$((pass + 1))

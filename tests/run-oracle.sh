@@ -16,7 +16,9 @@ if ! command -v trace-cmd >/dev/null; then
 	echo "oracle: trace-cmd not installed (run ./install.sh)"
 	exit 1
 fi
-for f in "$top"/fixtures/*.dat "$top"/fixtures/qemu/*/*.dat "$shared"/traces/*.dat; do
+for f in "$top"/fixtures/*.dat "$top"/fixtures/qemu/*/*.dat "$top"/fixtures/lost/*.dat \
+	 "$top"/fixtures/qemu-lost/*/*.dat \
+	 "$shared"/traces/*.dat; do
 	[ -f "$f" ] || continue
 	mcs="500000 100000"
 	case $f in */qemu/*) mcs=500000 ;; esac

@@ -109,7 +109,8 @@ expect_rc() {
 	rc=$?
 	if [ $rc -eq "$want" ]; then ok; else bad "'record $*' exited $rc, expected $want"; fi
 }
-expect_rc 2 -o "$tmp/x.dat"
+expect_rc 2 -d 0 -o "$tmp/x.dat" --no-snapshot
+expect_rc 2 --instance a/b -o "$tmp/x.dat" --no-snapshot -- true
 expect_rc 2 -b 0 -o "$tmp/x.dat" -- true
 expect_rc 2 -C no-such-clock -o "$tmp/x.dat" -- true
 expect_rc 2 -o "$tmp/x.dat" --no-snapshot -- /no/such/command

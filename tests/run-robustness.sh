@@ -19,7 +19,7 @@ check() {
 	local rc
 	timeout 120 "$bin" analyze "$file" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	if [ $rc -eq 0 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" 2>/dev/null; then
+	if [ $rc -eq 0 ] && python3 "$top/tests/strict-json.py" "$tmp/out" 2>/dev/null; then
 		:
 	elif [ $rc -eq 2 ] && grep -q '^schedreplay: ' "$tmp/err" && [ ! -s "$tmp/out" ]; then
 		:

@@ -1,6 +1,6 @@
 #!/bin/bash
-# valgrind over the unit tests and over analyze on every fixture: no errors,
-# no definite leaks.
+# valgrind over the unit tests, the fuzzers' committed corpora and analyze on
+# every fixture: no errors, no definite leaks.
 #
 # usage: tests/run-valgrind.sh BIN TEST_BIN...
 set -u
@@ -21,7 +21,11 @@ run() {
 	fi
 }
 for t in "$@"; do
-	run "$t"
+	case $t in
+	*/fuzz-events-replay) run "$t" tests/fuzz/events ;;
+	*/fuzz-file-replay) run "$t" tests/fuzz/files ;;
+	*) run "$t" ;;
+	esac
 done
 for f in fixtures/*.dat; do
 	run "$bin" analyze "$f"

@@ -7,7 +7,8 @@ int sr_mask_weight(const struct sr_cpumask *m)
 	int w = 0;
 
 	for (int i = 0; i < SR_MASK_WORDS; i++)
-		w += __builtin_popcountll(m->bits[i]);
+		if (m->bits[i])		/* most words are empty: skip the popcount */
+			w += __builtin_popcountll(m->bits[i]);
 	return w;
 }
 

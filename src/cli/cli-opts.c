@@ -15,7 +15,7 @@ enum {
 	OPT_MIGRATION_COST = 256, OPT_HZ, OPT_TOPOLOGY, OPT_POLICY, OPT_TOP, OPT_COMPACT,
 	OPT_DECISIONS, OPT_IDLE_THRESHOLD, OPT_PID, OPT_AT, OPT_WAKEUP, OPT_JSON, OPT_ROOT_CGROUP,
 	OPT_PROBES_MEASURE, OPT_CGROUP_WEIGHT, OPT_TIME, OPT_COMM, OPT_CPU, OPT_SVG, OPT_PNG,
-	OPT_WINDOW, OPT_PERFETTO, OPT_FORMAT, OPT_QUIET, OPT_FROM, OPT_TIMEOUT,
+	OPT_WINDOW, OPT_PERFETTO, OPT_FORMAT, OPT_QUIET, OPT_FROM, OPT_TIMEOUT, OPT_BUFFER,
 };
 
 struct opt_desc {
@@ -46,6 +46,10 @@ static const struct opt_desc opts[] = {
 	{ { "probes-measure-only", no_argument, NULL, OPT_PROBES_MEASURE }, SR_O_RUN,
 	  "--probes-measure-only  a trace recorded with 'record --probes': compare the\n"
 	  "                     reconstructed inputs with the kernel's, replay without them" },
+	{ { "buffer", required_argument, NULL, OPT_BUFFER }, SR_O_RUN,
+	  "--buffer NAME        read the trace.dat buffer NAME (trace-cmd record -B NAME);\n"
+	  "                     '' is the top-level one; default: the top-level buffer, or\n"
+	  "                     the first that holds sched events" },
 	{ { "top", required_argument, NULL, OPT_TOP }, SR_O_RUN,
 	  "--top N              bound lists in the output (default 10)" },
 	{ { "output", required_argument, NULL, 'o' }, SR_O_OUTPUT,
@@ -277,6 +281,9 @@ static int take(const struct sr_cli *cli, int c, const char *arg, struct sr_run_
 	case OPT_TOPOLOGY:
 		o->topology = arg;
 		return 0;
+	case OPT_BUFFER:
+		o->buffer = arg;
+		return 0;
 	case OPT_POLICY:
 		if (o->nr_policies >= SR_MAX_POLICIES)
 			return sr_cli_error(cli, SR_EXIT_BAD_INPUT, "at most %d --policy",
@@ -448,6 +455,16 @@ int sr_cli_write_json(const struct sr_cli *cli, json_t *o, const struct sr_cli_o
 	return ret ? sr_cli_error(cli, SR_EXIT_FAIL, "cannot write the output") : 0;
 }
 
+/* "warning: " and @s as text output shows trace strings, however long. */
+static void print_warning(FILE *f, const char *s)
+{
+	size_t size = SR_TEXT_SIZE(strlen(s));
+	char *buf = malloc(size);
+
+	fprintf(f, "warning: %s\n", buf ? sr_text(s, buf, size) : s);
+	free(buf);
+}
+
 static FILE *open_out(const struct sr_cli *cli, const struct sr_cli_out *out, int *ret)
 {
 	FILE *f = out->path ? fopen(out->path, "w") : stdout;
@@ -461,7 +478,7 @@ static int close_out(const struct sr_cli *cli, const struct sr_run *r, FILE *f,
 		     const struct sr_cli_out *out)
 {
 	for (int i = 0; i < r->nr_warnings; i++)
-		fprintf(f, "warning: %s\n", r->warnings[i]);
+		print_warning(f, r->warnings[i]);
 	if (out->path ? fclose(f) : fflush(f))
 		return sr_cli_error(cli, SR_EXIT_FAIL, "cannot write the output");
 	return 0;

@@ -51,6 +51,10 @@ int sr_cli_run_progress(const struct sr_cli *cli, const struct sr_run_opts *o, b
 		ro.progress = show_progress;
 		ro.progress_data = &p;
 	}
+	/* under the guard (guard.c): tell the parent which file, and where in it */
+	ro.watch = cli->watch;
+	if (cli->watched_path)
+		snprintf(cli->watched_path, cli->watched_path_size, "%s", o->path);
 	ret = sr_run_open(r, &ro, &err);
 	if (!ret)
 		ret = sr_run_exec(r, &err);

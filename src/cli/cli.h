@@ -14,6 +14,10 @@ enum { SR_EXIT_OK = 0, SR_EXIT_FAIL = 1, SR_EXIT_BAD_INPUT = 2, SR_EXIT_SOME_FAI
 struct sr_cli {
 	bool json;			/* --json: errors as JSON objects on stdout */
 	const char *prog;
+	/* in a guarded child (guard.c): where the reader is, shared with the parent */
+	struct sr_trace_watch *watch;
+	char *watched_path;		/* the trace being read, for the parent's message */
+	size_t watched_path_size;
 };
 
 /*
@@ -22,6 +26,7 @@ struct sr_cli {
  */
 enum sr_cmd_flags {
 	SR_CMD_NEEDS_ROOT	= 1 << 0,	/* writes tracefs: refused early unless root */
+	SR_CMD_READS_TRACE	= 1 << 1,	/* runs guarded: a library crash is reported */
 };
 
 struct sr_cmd {
@@ -37,6 +42,8 @@ int sr_cli_error(const struct sr_cli *cli, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Map a library -errno to an exit code. */
 int sr_cli_exit_for(int err);
+/* Run @cmd in a child; its crash becomes a message and exit 2 or 1 (src/cli/guard.c). */
+int sr_cli_guarded(struct sr_cli *cli, const struct sr_cmd *cmd, int argc, char **argv);
 
 /* Which shared options a command accepts (src/cli-opts.c). */
 enum sr_cli_opt {

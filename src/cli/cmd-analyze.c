@@ -37,6 +37,7 @@ static bool wants_text(const struct sr_cli_out *out)
 
 int sr_cmd_analyze(const struct sr_cli *cli, int argc, char **argv)
 {
+	struct sr_err err = { "" };
 	struct sr_run_opts o;
 	struct sr_cli_out out;
 	struct sr_run *r;
@@ -54,10 +55,9 @@ int sr_cmd_analyze(const struct sr_cli *cli, int argc, char **argv)
 	if (ret)
 		return ret;
 	/* the report is built in both cases: it flushes --decisions and writes --perfetto */
-	rep = sr_run_report(r);
-	if (!rep)
-		ret = sr_cli_error(cli, SR_EXIT_FAIL, "cannot build the report (out of memory, or "
-				   "an output such as --decisions or --perfetto failed)");
+	ret = sr_run_build_report(r, &rep, &err);
+	if (ret)
+		ret = sr_cli_error(cli, sr_cli_exit_for(ret), "%s", err.msg);
 	else if (!(ret = sr_cli_plot(cli, &o, draw, r)))
 		ret = wants_text(&out) ? sr_cli_write_report_text(cli, r, &out)
 				       : sr_cli_write_json(cli, rep, &out);

@@ -17,11 +17,12 @@ static void diff_usage(FILE *f)
 
 static int write_json(const struct sr_cli *cli, struct sr_run *r, const struct sr_cli_out *out)
 {
-	json_t *rep = sr_run_report(r);
-	int ret;
+	struct sr_err err = { "" };
+	json_t *rep;
+	int ret = sr_run_build_report(r, &rep, &err);
 
-	if (!rep)
-		return sr_cli_error(cli, SR_EXIT_FAIL, "cannot build the diff (out of memory)");
+	if (ret)
+		return sr_cli_error(cli, sr_cli_exit_for(ret), "%s", err.msg);
 	json_object_del(rep, "cpus");
 	json_object_set_new(rep, "schema", json_string("schedreplay-diff/1"));
 	ret = sr_cli_write_json(cli, rep, out);

@@ -43,11 +43,12 @@ static int draw(const struct sr_run *r, const char *path, struct sr_err *err)
 static int write_json(const struct sr_cli *cli, const struct sr_run *r,
 		      const struct sr_cli_out *out)
 {
-	json_t *rep = sr_run_report((struct sr_run *)r), *j;
-	int ret;
+	struct sr_err err = { "" };
+	json_t *rep, *j;
+	int ret = sr_run_build_report((struct sr_run *)r, &rep, &err);
 
-	if (!rep)
-		return sr_cli_error(cli, SR_EXIT_FAIL, "out of memory");
+	if (ret)
+		return sr_cli_error(cli, sr_cli_exit_for(ret), "%s", err.msg);
 	j = json_pack("{s:s, s:O, s:O, s:O}", "schema", "schedreplay-explain/1",
 		      "trace", json_object_get(rep, "trace"), "explain",
 		      json_object_get(rep, "explain"), "warnings", json_object_get(rep, "warnings"));

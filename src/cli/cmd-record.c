@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * schedreplay record: trace the scheduler while COMMAND runs, write a
- * trace.dat that `schedreplay analyze` reads, and snapshot the machine.
- * This file: options, the flow, and the report; record-tracefs.c sets up
- * and drains the tracefs instance, record-run.c runs COMMAND.
+ * schedreplay record: trace the scheduler while COMMAND runs (or the whole
+ * system for --duration or until Ctrl-C), streaming every CPU's buffer to
+ * disk, write a trace.dat that `schedreplay analyze` reads, and snapshot
+ * the machine.  This file: options, the flow, and the report;
+ * record-tracefs.c sets up the tracefs instance, record-output.c streams
+ * it to FILE, record-run.c runs COMMAND.
  *
  * Events are recorded in a private tracefs instance, so the user's
  * top-level tracing setup is never touched.  `trace-cmd record` is not
@@ -47,15 +49,18 @@ int sr_rec_neg_errno(void)
 static void record_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: schedreplay record -o FILE [options] -- COMMAND [ARGS...]\n\n"
-		"Record the scheduler events 'analyze' needs while COMMAND runs, in a private\n"
-		"tracefs instance (the top-level tracing setup is left alone), into the trace.dat\n"
-		"FILE, and copy the machine's topology and scheduler settings into FILE.machine/.\n"
-		"Needs root.  See docs/record.md.\n\n"
+		"usage: schedreplay record -o FILE [options] [-- COMMAND [ARGS...]]\n\n"
+		"Record the scheduler events 'analyze' needs while COMMAND runs (without one: the\n"
+		"whole system, for --duration or until Ctrl-C), in a private tracefs instance (the\n"
+		"top-level tracing setup is left alone), streaming each CPU's buffer to disk, into\n"
+		"the trace.dat FILE, and copy the machine's topology and scheduler settings into\n"
+		"FILE.machine/.  Needs root.  See docs/record.md.\n\n"
 		"  -o, --output FILE    trace.dat to write (required; overwritten)\n"
 		"  -b, --buffer-kb KB   per-CPU ring buffer size, default %d, capped at a quarter\n"
 		"                       of MemAvailable over all CPUs\n"
 		"  -C, --clock CLOCK    trace clock, default local (see tracefs trace_clock)\n"
+		"  -d, --duration SECS  stop after SECS seconds (COMMAND then gets SIGINT)\n"
+		"  --instance NAME      tracefs instance to create, default schedreplay-PID\n"
 		"  --stat-runtime       also record sched_stat_runtime (when the kernel has it)\n"
 		"  --kallsyms           also store /proc/kallsyms (not needed by schedreplay;\n"
 		"                       the file keeps only the formats of the events enabled)\n"
@@ -66,12 +71,27 @@ static void record_usage(FILE *f)
 		"                       CONFIG_KPROBE_EVENTS): analyze then replays each wakeup with\n"
 		"                       the kernel's own WF_SYNC and loads\n\n"
 		"Ctrl-C stops recording and still writes FILE; a second one kills COMMAND.\n"
-		"Exit codes: 0 success, 1 failure, 2 bad usage or COMMAND cannot be run,\n"
-		"3 events were lost (FILE written), 4 COMMAND failed (FILE written).\n",
+		"Exit codes: 0 success, 1 failure (FILE not written), 2 bad usage or COMMAND\n"
+		"cannot be run, 3 events were lost (FILE written), 4 COMMAND failed (FILE written).\n",
 		REC_DEFAULT_KB);
 }
 
-enum { OPT_STAT_RUNTIME = 256, OPT_ALLOW_LOST, OPT_NO_SNAPSHOT, OPT_PROBES, OPT_KALLSYMS };
+enum { OPT_STAT_RUNTIME = 256, OPT_ALLOW_LOST, OPT_NO_SNAPSHOT, OPT_INSTANCE, OPT_PROBES,
+       OPT_KALLSYMS };
+
+/* Seconds, up to a year. */
+static int parse_duration(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0) || v > 366 * 86400.0)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
 
 static int parse_kb(const char *s, long *out)
 {
@@ -92,6 +112,8 @@ static int parse_args(const struct sr_cli *cli, int argc, char **argv, struct re
 		{ "output", required_argument, NULL, 'o' },
 		{ "buffer-kb", required_argument, NULL, 'b' },
 		{ "clock", required_argument, NULL, 'C' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "instance", required_argument, NULL, OPT_INSTANCE },
 		{ "stat-runtime", no_argument, NULL, OPT_STAT_RUNTIME },
 		{ "kallsyms", no_argument, NULL, OPT_KALLSYMS },
 		{ "allow-lost", no_argument, NULL, OPT_ALLOW_LOST },
@@ -105,7 +127,7 @@ static int parse_args(const struct sr_cli *cli, int argc, char **argv, struct re
 	optind = 1;
 	opterr = 0;
 	/* '+': stop at COMMAND, whose own options are not ours. */
-	while ((c = getopt_long(argc, argv, "+ho:b:C:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+ho:b:C:d:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->out = optarg;
@@ -118,6 +140,17 @@ static int parse_args(const struct sr_cli *cli, int argc, char **argv, struct re
 			break;
 		case 'C':
 			o->clock = optarg;
+			break;
+		case 'd':
+			if (parse_duration(optarg, &o->duration))
+				return sr_cli_error(cli, SR_EXIT_BAD_INPUT, "-d wants seconds > 0, "
+						    "not '%s'", optarg);
+			break;
+		case OPT_INSTANCE:
+			if (!optarg[0] || strchr(optarg, '/') || optarg[0] == '.')
+				return sr_cli_error(cli, SR_EXIT_BAD_INPUT, "--instance wants a "
+						    "directory name, not '%s'", optarg);
+			o->instance = optarg;
 			break;
 		case OPT_STAT_RUNTIME:
 			o->stat_runtime = true;
@@ -144,10 +177,7 @@ static int parse_args(const struct sr_cli *cli, int argc, char **argv, struct re
 	}
 	if (!o->out)
 		return sr_cli_error(cli, SR_EXIT_BAD_INPUT, "record needs -o FILE (see --help)");
-	if (optind >= argc)
-		return sr_cli_error(cli, SR_EXIT_BAD_INPUT,
-				    "record needs a COMMAND to run after '--' (see --help)");
-	o->cmd = argv + optind;
+	o->cmd = optind < argc ? argv + optind : NULL;
 	return 0;
 }
 
@@ -220,25 +250,34 @@ static json_t *status_json(const struct rec *r)
 
 static json_t *argv_json(char **argv)
 {
-	json_t *a = json_array();
+	json_t *a = argv ? json_array() : json_null();
 
-	for (; a && *argv; argv++)
-		json_array_append_new(a, json_string(*argv));
+	for (; argv && a && *argv; argv++)
+		json_array_append_new(a, sr_json_str(*argv));
 	return a;
+}
+
+/* What stopped the recording besides COMMAND's end: a signal's name, "duration", or false. */
+static json_t *interrupted_json(const struct rec *r)
+{
+	if (r->signo)
+		return json_string(strsignal(r->signo));
+	return r->timed_out ? json_string("duration") : json_false();
 }
 
 /* What was recorded, for --json and schedreplay-snapshot.json. */
 static json_t *summary_json(const struct rec *r)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:I, s:O, s:O*, s:o, s:o, s:o, s:o}",
-			 "trace", r->o->out, "trace_buffer", "top-level",
-			 "tracefs_instance", r->name, "clock", r->o->clock,
+	return json_pack("{s:o, s:s, s:s, s:o, s:i, s:I, s:O, s:O*, s:o, s:o, s:o, s:o, s:o, s:I}",
+			 "trace", sr_json_str(r->o->out), "trace_buffer", "top-level",
+			 "tracefs_instance", r->name, "clock", sr_json_str(r->o->clock),
 			 "cpus", r->nr_cpus, "buffer_kb", (json_int_t)r->buffer_kb,
 			 "events", r->events, "probes", r->probe_status,
 			 "command", argv_json(r->o->cmd),
-			 "command_status", status_json(r),
-			 "interrupted", r->signo ? json_string(strsignal(r->signo)) : json_false(),
-			 "lost_events", lost_json(r));
+			 "duration_s", r->o->duration > 0 ? json_real(r->o->duration) : json_null(),
+			 "command_status", r->o->cmd ? status_json(r) : json_null(),
+			 "interrupted", interrupted_json(r), "lost_events", lost_json(r),
+			 "stored_bytes", (json_int_t)r->bytes);
 }
 
 static int write_snapshot(const struct rec *r, json_t *sum)
@@ -257,7 +296,7 @@ static int write_snapshot(const struct rec *r, json_t *sum)
 	}
 	fprintf(stderr, "schedreplay: wrote %s/ (%d files; %d missing or unreadable, listed in "
 		"%s)\n", dir, res.captured, res.missing, SR_SNAPSHOT_JSON);
-	json_object_set_new(sum, "snapshot", json_pack("{s:s, s:i, s:i}", "dir", dir,
+	json_object_set_new(sum, "snapshot", json_pack("{s:o, s:i, s:i}", "dir", sr_json_str(dir),
 							"captured", res.captured,
 							"missing", res.missing));
 	return 0;
@@ -269,12 +308,13 @@ static int outcome(const struct rec *r, char *msg, size_t size)
 	bool failed = !WIFEXITED(r->status) || WEXITSTATUS(r->status);
 
 	if (r->lost && !r->o->allow_lost) {
-		snprintf(msg, size, "%llu events were lost: raise -b (now %ld KiB per CPU) or pass "
-			 "--allow-lost", r->lost, r->buffer_kb);
+		snprintf(msg, size, "%llu events were lost when the readers fell behind (FILE marks "
+			 "each gap; analyze reports them per CPU): raise -b (now %ld KiB per CPU), "
+			 "record fewer CPUs' load, or pass --allow-lost", r->lost, r->buffer_kb);
 		return REC_EXIT_LOST;
 	}
-	/* After our Ctrl-C, COMMAND's death is what was asked for. */
-	if (failed && !r->signo) {
+	/* After our Ctrl-C or --duration, COMMAND's death is what was asked for. */
+	if (r->o->cmd && failed && !r->signo && !r->timed_out) {
 		if (WIFEXITED(r->status))
 			snprintf(msg, size, "COMMAND exited with status %d", WEXITSTATUS(r->status));
 		else
@@ -304,8 +344,8 @@ static int report(const struct sr_cli *cli, const struct rec *r)
 		code = outcome(r, msg, sizeof(msg));
 	if (cli->json) {
 		if (code)
-			json_object_set_new(sum, "error", json_pack("{s:s, s:i}", "message",
-				msg[0] ? msg : "cannot write the snapshot", "exit_code", code));
+			json_object_set_new(sum, "error", json_pack("{s:o, s:i}", "message",
+				sr_json_str(msg[0] ? msg : "cannot write the snapshot"), "exit_code", code));
 		json_dumpf(sum, stdout, JSON_INDENT(2));
 		fputc('\n', stdout);
 	} else if (msg[0]) {
@@ -338,13 +378,21 @@ int sr_cmd_record(const struct sr_cli *cli, int argc, char **argv)
 	sr_rec_block_signals(&r);
 	ret = sr_rec_setup(&r);
 	if (!ret)
+		ret = sr_rec_stream_start(&r);
+	if (!ret)
 		ret = sr_rec_run(&r);
+	/* drains the buffers (tracing is off); an earlier failure is the one to report */
+	if (r.stream && !ret)
+		ret = sr_rec_stream_stop(&r);
 	if (!ret)
 		ret = sr_rec_read_stats(&r, r.stat);
 	if (!ret) {
 		sr_rec_count_lost(&r);
 		ret = sr_rec_write_trace(&r);
 	}
+	if (!ret)
+		ret = sr_rec_verify(&r);
+	sr_rec_stream_free(&r);
 	sr_rec_teardown(&r);
 	sr_rec_unblock_signals(&r);
 	if (ret)

@@ -13,11 +13,11 @@
 #include "cli.h"
 
 static const struct sr_cmd commands[] = {
-	{ "analyze", sr_cmd_analyze, 0, "TRACE [options]",
+	{ "analyze", sr_cmd_analyze, SR_CMD_READS_TRACE, "TRACE [options]",
 	  "rebuild runqueue state, account every wakeup, replay policies; JSON report" },
-	{ "explain", sr_cmd_explain, 0, "TRACE --pid P --at T | --wakeup N",
+	{ "explain", sr_cmd_explain, SR_CMD_READS_TRACE, "TRACE --pid P --at T | --wakeup N",
 	  "explain one wakeup check by check, for each policy" },
-	{ "diff", sr_cmd_diff, 0, "TRACE --policy A --policy B",
+	{ "diff", sr_cmd_diff, SR_CMD_READS_TRACE, "TRACE --policy A --policy B",
 	  "compare two policies on one trace, with a counterfactual cost" },
 	{ "policies", sr_cmd_policies, 0, "[--json]", "list placement model presets and their knobs" },
 	{ "topology", sr_cmd_topology, 0, "[--root DIR | --topology ARG] [--json] [-o FILE]",
@@ -30,15 +30,15 @@ static const struct sr_cmd commands[] = {
 
 int sr_cli_error(const struct sr_cli *cli, int code, const char *fmt, ...)
 {
-	char msg[1024];
+	char msg[1024], text[SR_TEXT_SIZE(sizeof(msg))];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (cli && cli->json) {
-		json_t *e = json_pack("{s:s, s:{s:s, s:i}}", "schema", "schedreplay-error/1",
-				      "error", "message", msg, "exit_code", code);
+		json_t *e = json_pack("{s:s, s:{s:o, s:i}}", "schema", "schedreplay-error/1",
+				      "error", "message", sr_json_str(msg), "exit_code", code);
 
 		if (e) {
 			json_dumpf(e, stdout, JSON_INDENT(2));
@@ -46,7 +46,7 @@ int sr_cli_error(const struct sr_cli *cli, int code, const char *fmt, ...)
 			json_decref(e);
 		}
 	} else {
-		fprintf(stderr, "schedreplay: %s\n", msg);
+		fprintf(stderr, "schedreplay: %s\n", sr_text(msg, text, sizeof(text)));
 	}
 	return code;
 }
@@ -56,6 +56,7 @@ int sr_cli_exit_for(int err)
 	switch (err) {
 	case -ENOMEM:
 	case -EIO:
+	case -EILSEQ:		/* JSON refused a string: ours to repair (sr_json_str) */
 		return SR_EXIT_FAIL;
 	default:
 		return SR_EXIT_BAD_INPUT;
@@ -89,11 +90,15 @@ static bool wants_help(int argc, char **argv)
 }
 
 /* What the table says a command needs, checked before it runs. */
-static int run_cmd(const struct sr_cli *cli, const struct sr_cmd *cmd, int argc, char **argv)
+static int run_cmd(struct sr_cli *cli, const struct sr_cmd *cmd, int argc, char **argv)
 {
-	if ((cmd->flags & SR_CMD_NEEDS_ROOT) && geteuid() && !wants_help(argc, argv))
+	if (wants_help(argc, argv))
+		return cmd->fn(cli, argc, argv);
+	if ((cmd->flags & SR_CMD_NEEDS_ROOT) && geteuid())
 		return sr_cli_error(cli, SR_EXIT_BAD_INPUT, "%s needs root (it writes tracefs)",
 				    cmd->name);
+	if (cmd->flags & SR_CMD_READS_TRACE)
+		return sr_cli_guarded(cli, cmd, argc, argv);
 	return cmd->fn(cli, argc, argv);
 }
 

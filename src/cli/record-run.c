@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * record: COMMAND as a child, with SIGINT/SIGTERM/SIGHUP held for us from
- * setup to teardown, so that a tracefs instance is never left behind.
+ * record: COMMAND as a child (or no COMMAND: the whole system), until it
+ * ends, --duration passes, an interrupt comes or a reader fails, with
+ * SIGINT/SIGTERM/SIGHUP held for us from setup to teardown, so that a
+ * tracefs instance is never left behind.
  */
 #define _GNU_SOURCE		/* pipe2 */
 #include <errno.h>
+#include <time.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -66,44 +69,124 @@ static int spawn(struct rec *r, pid_t *pid)
 		    strerror(err));
 }
 
-/* Stop recording at the first interrupt; a second one kills COMMAND. */
-static void on_interrupt(struct rec *r, pid_t pid, const siginfo_t *si)
+/* Tracing off at once; with COMMAND, wait for it.  True when there is nothing to wait for. */
+static bool stop_recording(struct rec *r, pid_t pid, const char *why)
 {
-	if (pid <= 0)
-		return;		/* kill() of 0 or -1 would hit more than COMMAND */
+	tracefs_trace_off(r->inst);
+	fprintf(stderr, "schedreplay: %s: recording stopped%s\n", why,
+		pid > 0 ? ", waiting for COMMAND to exit" : "");
+	return pid <= 0;
+}
+
+/* Stop recording at the first interrupt; a second one kills COMMAND. */
+static bool on_interrupt(struct rec *r, pid_t pid, const siginfo_t *si)
+{
 	if (r->signo) {
-		kill(pid, SIGKILL);
-		return;
+		if (pid > 0)	/* kill() of 0 or -1 would hit more than COMMAND */
+			kill(pid, SIGKILL);
+		return pid <= 0;
 	}
 	r->signo = si->si_signo;
-	tracefs_trace_off(r->inst);
-	fprintf(stderr, "schedreplay: %s: recording stopped, waiting for COMMAND to exit\n",
-		strsignal(si->si_signo));
 	/* A terminal's Ctrl-C already reached COMMAND; pass on only what was sent to us. */
-	if (si->si_code != SI_KERNEL)
+	if (pid > 0 && si->si_code != SI_KERNEL)
 		kill(pid, si->si_signo);
+	return stop_recording(r, pid, strsignal(si->si_signo));
 }
 
-static int wait_command(struct rec *r, pid_t pid)
+/* --duration passed: as if record were interrupted. */
+static bool on_duration(struct rec *r, pid_t pid)
 {
+	r->timed_out = true;
+	if (pid > 0)
+		kill(pid, SIGINT);
+	return stop_recording(r, pid, "--duration reached");
+}
+
+/* A reader could not store its pages (a full disk...): nothing more can be kept. */
+static bool on_reader_failure(struct rec *r, pid_t pid)
+{
+	char why[128];
+
+	if (r->stream_failed)
+		return pid <= 0;
+	r->stream_failed = true;
+	snprintf(why, sizeof(why), "storing the trace failed (%s)",
+		 strerror(-sr_stream_failed(r->stream)));
+	return stop_recording(r, pid, why);
+}
+
+/* The next signal, or -1 with errno EAGAIN when @end passed first. */
+static int next_signal(struct rec *r, const struct timespec *end, siginfo_t *si)
+{
+	struct timespec now, left;
+
+	if (!end)
+		return sigwaitinfo(&r->sigs, si);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	left.tv_sec = end->tv_sec - now.tv_sec;
+	left.tv_nsec = end->tv_nsec - now.tv_nsec;
+	if (left.tv_nsec < 0) {
+		left.tv_nsec += 1000000000L;
+		left.tv_sec--;
+	}
+	if (left.tv_sec < 0) {
+		errno = EAGAIN;
+		return -1;
+	}
+	return sigtimedwait(&r->sigs, si, &left);
+}
+
+/* Handle one signal; true when recording is over. */
+static bool on_signal(struct rec *r, pid_t pid, int sig, const siginfo_t *si)
+{
+	if (sig == SIGCHLD)
+		return pid > 0 && waitpid(pid, &r->status, WNOHANG) == pid;
+	if (sig == REC_SIG_READER)
+		return on_reader_failure(r, pid);
+	return on_interrupt(r, pid, si);
+}
+
+/* Until COMMAND ends (pid > 0), or without one an interrupt, --duration or a failure. */
+static int wait_end(struct rec *r, pid_t pid)
+{
+	struct timespec end;
+	bool timed = r->o->duration > 0;
 	siginfo_t si;
 
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += (time_t)r->o->duration;
+	end.tv_nsec += (long)((r->o->duration - (double)(time_t)r->o->duration) * 1e9);
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_nsec -= 1000000000L;
+		end.tv_sec++;
+	}
 	for (;;) {
-		int sig = sigwaitinfo(&r->sigs, &si);
+		int sig = next_signal(r, timed ? &end : NULL, &si);
 
-		if (sig < 0 && errno == EINTR)
-			continue;
-		if (sig < 0)
+		if (sig < 0 && errno == EAGAIN) {
+			timed = false;
+			if (on_duration(r, pid))
+				return 0;
+		} else if (sig < 0 && errno != EINTR) {
 			return sr_rec_fail(r, SR_EXIT_FAIL, -errno, "sigwaitinfo: %s", strerror(errno));
-		if (sig != SIGCHLD)
-			on_interrupt(r, pid, &si);
-		else if (waitpid(pid, &r->status, WNOHANG) == pid)
+		} else if (sig > 0 && on_signal(r, pid, sig, &si)) {
 			return 0;
+		}
 	}
 }
 
-static void print_cmd(char **cmd)
+static void print_what(const struct rec *r)
 {
+	char **cmd = r->o->cmd;
+
+	if (!cmd) {
+		fprintf(stderr, "schedreplay: recording the whole system ");
+		if (r->o->duration > 0)
+			fprintf(stderr, "for %g s (or until Ctrl-C)\n", r->o->duration);
+		else
+			fprintf(stderr, "until Ctrl-C\n");
+		return;
+	}
 	fprintf(stderr, "schedreplay: running:");
 	for (; *cmd; cmd++)
 		fprintf(stderr, " %s", *cmd);
@@ -118,15 +201,15 @@ int sr_rec_run(struct rec *r)
 	if (take_signal(r))
 		return sr_rec_fail(r, SR_EXIT_FAIL, -EINTR, "interrupted before COMMAND started");
 	fprintf(stderr, "schedreplay: recording %zu sched events in tracefs instance %s: "
-		"%ld KiB x %d CPUs, clock %s\n", json_array_size(r->events), r->name,
-		r->buffer_kb, r->nr_cpus, r->o->clock);
-	print_cmd(r->o->cmd);
+		"%ld KiB x %d CPUs, clock %s, streamed to disk\n", json_array_size(r->events),
+		r->name, r->buffer_kb, r->nr_cpus, r->o->clock);
+	print_what(r);
 	/* On before the fork: the trace holds COMMAND's fork and exec. */
 	if (tracefs_trace_on(r->inst))
 		return sr_rec_fail(r, SR_EXIT_FAIL, sr_rec_neg_errno(), "cannot turn tracing on");
-	ret = spawn(r, &pid);
+	ret = r->o->cmd ? spawn(r, &pid) : 0;
 	if (!ret)
-		ret = wait_command(r, pid);
+		ret = wait_end(r, pid);
 	tracefs_trace_off(r->inst);
 	return ret;
 }
@@ -139,6 +222,7 @@ void sr_rec_block_signals(struct rec *r)
 	sigaddset(&r->sigs, SIGTERM);
 	sigaddset(&r->sigs, SIGHUP);
 	sigaddset(&r->sigs, SIGCHLD);
+	sigaddset(&r->sigs, REC_SIG_READER);
 	sigprocmask(SIG_BLOCK, &r->sigs, &r->oldmask);
 }
 

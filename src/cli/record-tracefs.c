@@ -2,8 +2,7 @@
 /*
  * record: the private tracefs instance — found or mounted tracefs, a clock
  * and buffer size, the sched events enabled, per-CPU loss counters read
- * before and after, the buffers drained into the trace.dat, and all of it
- * undone afterwards.
+ * before and after, and all of it undone afterwards.
  */
 #include <errno.h>
 #include <limits.h>
@@ -65,7 +64,10 @@ static int check_clock(struct rec *r)
 
 static int create_instance(struct rec *r)
 {
-	snprintf(r->name, sizeof(r->name), "schedreplay-%d", (int)getpid());
+	if (r->o->instance)
+		snprintf(r->name, sizeof(r->name), "%s", r->o->instance);
+	else
+		snprintf(r->name, sizeof(r->name), "schedreplay-%d", (int)getpid());
 	r->inst = tracefs_instance_create(r->name);
 	if (!r->inst)
 		return sr_rec_fail(r, SR_EXIT_FAIL, sr_rec_neg_errno(), "cannot create tracefs instance %s: %s",
@@ -212,6 +214,7 @@ int sr_rec_read_stats(struct rec *r, struct cpu_stat *st)
 			.overrun = stat_field(text, "overrun"),
 			.commit_overrun = stat_field(text, "commit overrun"),
 			.dropped = stat_field(text, "dropped events"),
+			.read = stat_field(text, "read events"),
 		};
 		free(text);
 	}
@@ -284,36 +287,6 @@ void sr_rec_count_lost(struct rec *r)
 		}
 		r->lost += s->overrun + s->commit_overrun + s->dropped;
 	}
-}
-
-/* The instance's pages, as the top-level buffer of r->o->out. */
-int sr_rec_write_trace(struct rec *r)
-{
-	struct sr_err err = { "" };
-	bool *has = calloc(r->nr_cpus, sizeof(*has));
-	size_t nr = json_array_size(r->events);
-	const char **formats = calloc(nr ? nr : 1, sizeof(*formats));
-	struct sr_trace_out out = {
-		.path = r->o->out, .inst = r->inst, .nr_cpus = r->nr_cpus, .has_buffer = has,
-		.clock = r->o->clock, .writer = "schedreplay " SR_VERSION,
-		/* only the enabled events' formats: a 71-event trace was 1.1 MB of formats */
-		.formats = formats, .nr_formats = (int)nr, .kallsyms = r->o->kallsyms,
-	};
-	int ret;
-
-	if (!has || !formats) {
-		free(has);
-		free(formats);
-		return sr_rec_fail(r, SR_EXIT_FAIL, -ENOMEM, "out of memory");
-	}
-	for (size_t i = 0; i < nr; i++)
-		formats[i] = json_string_value(json_array_get(r->events, i));
-	for (int cpu = 0; cpu < r->nr_cpus; cpu++)
-		has[cpu] = r->stat[cpu].valid;
-	ret = sr_trace_write_instance(&out, &err);
-	free(has);
-	free(formats);
-	return ret ? sr_rec_fail(r, SR_EXIT_FAIL, ret, "%s", err.msg) : 0;
 }
 
 /* Undo everything sr_rec_setup() did; safe after a partial setup. */

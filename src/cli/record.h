@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Private to the record command (cmd-record.c, record-tracefs.c, record-run.c). */
+/*
+ * Private to the record command: cmd-record.c (options, flow, report),
+ * record-tracefs.c (the instance), record-output.c (streaming its buffers
+ * to FILE), record-run.c (COMMAND, the duration, interrupts).
+ */
 #ifndef SR_RECORD_H
 #define SR_RECORD_H
 
@@ -28,13 +32,16 @@ struct rec_opts {
 	bool snapshot;
 	bool probes;			/* --probes: kprobes on the placement code */
 	bool kallsyms;			/* --kallsyms: store /proc/kallsyms in the file */
-	char **cmd;			/* NULL-terminated */
+	double duration;		/* seconds, 0: until COMMAND ends or an interrupt */
+	const char *instance;		/* tracefs instance name, NULL: schedreplay-PID */
+	char **cmd;			/* NULL-terminated; NULL: the whole system, no COMMAND */
 };
 
 /* One CPU's per_cpu/cpuN/stats; loss counters are deltas over the run. */
 struct cpu_stat {
 	bool valid;
 	unsigned long long entries, overrun, commit_overrun, dropped;
+	unsigned long long read;	/* events the kernel handed the readers */
 };
 
 struct rec {
@@ -50,9 +57,13 @@ struct rec {
 	json_t *probe_status;		/* --probes: [{event, status}] */
 	struct cpu_stat *base, *stat;
 	unsigned long long lost;
+	struct sr_stream *stream;	/* the per-CPU readers, while recording */
 	sigset_t sigs, oldmask;		/* blocked while recording; the caller's mask */
 	int signo;			/* first SIGINT/SIGTERM/SIGHUP, 0 if none */
-	int status;			/* COMMAND's wait status */
+	bool timed_out;			/* --duration ended the recording */
+	bool stream_failed;		/* a reader could not store pages: recording stopped */
+	int status;			/* COMMAND's wait status (0 without COMMAND) */
+	long long bytes;		/* pages stored by the readers */
 	/* failure report */
 	int code;
 	char msg[768];
@@ -71,8 +82,6 @@ int sr_rec_setup(struct rec *r);
 int sr_rec_read_stats(struct rec *r, struct cpu_stat *st);
 /* Loss counters over the run. */
 void sr_rec_count_lost(struct rec *r);
-/* The instance's pages, as the top-level buffer of r->o->out. */
-int sr_rec_write_trace(struct rec *r);
 /* Undo everything sr_rec_setup() did; safe after a partial setup. */
 void sr_rec_teardown(struct rec *r);
 
@@ -81,6 +90,18 @@ void sr_rec_teardown(struct rec *r);
 int sr_rec_probes_setup(struct rec *r);
 /* Remove the probe events this run created. */
 void sr_rec_probes_teardown(struct rec *r);
+/* record-output.c */
+/* Sent by a reader that failed; record-run.c waits for it too. */
+#define REC_SIG_READER	SIGUSR1
+/* Start streaming every CPU's buffer next to r->o->out. */
+int sr_rec_stream_start(struct rec *r);
+/* Let the readers drain the buffers (tracing off first) and stop. */
+int sr_rec_stream_stop(struct rec *r);
+/* The stored pages, as the top-level buffer of r->o->out. */
+int sr_rec_write_trace(struct rec *r);
+/* Read FILE back: every event the kernel handed the readers must be in it. */
+int sr_rec_verify(struct rec *r);
+void sr_rec_stream_free(struct rec *r);
 
 /* record-run.c */
 int sr_rec_run(struct rec *r);

@@ -9,6 +9,7 @@
 #define SR_TRACECMD_PRIV_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <trace-cmd/trace-cmd.h>
 #include <tracefs.h>
 
@@ -18,6 +19,15 @@ int tracecmd_set_cpu_to_timestamp(struct tracecmd_input *handle, int cpu, unsign
 const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
+int tracecmd_cpus(struct tracecmd_input *handle);
+int tracecmd_page_size(struct tracecmd_input *handle);
+off_t tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
+unsigned long tracecmd_get_flags(struct tracecmd_input *handle);
+struct tep_record *tracecmd_peek_data(struct tracecmd_input *handle, int cpu);
+/* enum tracecmd_flags: timestamps were converted to ns (x86-tsc with TSC2NSEC) */
+#define SR_TRACECMD_FL_IN_USECS	(1 << 2)
+/* ... the file's sections (and so its CPU data) are compressed */
+#define SR_TRACECMD_FL_COMPRESSION	(1 << 5)
 
 /* writing */
 struct tracecmd_output;
@@ -46,6 +56,9 @@ struct tracecmd_recorder *tracecmd_create_buffer_recorder(const char *file, int 
 							  unsigned int flags,
 							  struct tracefs_instance *instance);
 long tracecmd_flush_recording(struct tracecmd_recorder *recorder, bool finish);
+int tracecmd_start_recording(struct tracecmd_recorder *recorder, unsigned long sleep);
+int tracecmd_stop_recording(struct tracecmd_recorder *recorder);
+int tracecmd_output_set_kallsyms(struct tracecmd_output *handle, const char *kallsyms);
 void tracecmd_free_recorder(struct tracecmd_recorder *recorder);
 
 /* trace.dat option ids: part of the file format (trace-cmd.dat(5)). */

@@ -7,6 +7,22 @@
 #include "machine.h"
 #include "topology.h"
 
+/* ------------------------------------------------------------ topology.c */
+
+/* A CPU's value of one of its placement fields (package, node, core...). */
+typedef int (*sr_topo_key)(const struct sr_cpu_topo *c);
+int sr_key_package(const struct sr_cpu_topo *c);
+int sr_key_node(const struct sr_cpu_topo *c);
+
+/*
+ * The CPUs whose @key equals @cpu's, in @m.  *@built is the key @m holds
+ * (start with INT_MIN): walking CPUs in order, @m is rebuilt only when the
+ * key changes, so machines numbered package by package cost O(groups x
+ * CPUs), not O(CPUs^2) — thousands of CPUs stay quick.
+ */
+void sr_topo_group(const struct sr_topo *t, int cpu, sr_topo_key key, struct sr_cpumask *m,
+		   int *built);
+
 /* ------------------------------------------------------------ root.c */
 
 /* A directory laid out like a machine's root: "/" itself, or a snapshot of one. */

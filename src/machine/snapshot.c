@@ -72,7 +72,8 @@ static int list_add(json_t *list, json_t *item)
 
 static int note_missing(struct snap_out *s, const char *rel, const char *reason)
 {
-	return list_add(s->missing, json_pack("{s:s, s:s}", "path", rel, "reason", reason));
+	return list_add(s->missing, json_pack("{s:o, s:o}", "path", sr_json_str(rel), "reason",
+						   sr_json_str(reason)));
 }
 
 /* mkdir -p for the directories of @rel below s->dir. */
@@ -173,7 +174,7 @@ static int capture(struct snap_out *s, const char *src, const char *rel)
 	if (ret)
 		return ret;
 	if (!err)
-		return list_add(s->captured, json_string(rel));
+		return list_add(s->captured, sr_json_str(rel));
 	read_error(reason, sizeof(reason), rel, err);
 	return note_missing(s, rel, reason);
 }
@@ -325,7 +326,7 @@ static int set_debugfs_note(struct snap_out *s, const char *fmt, const char *arg
 	char note[PATH_MAX + 128];
 
 	snprintf(note, sizeof(note), fmt, arg);
-	s->debugfs = json_string(note);
+	s->debugfs = sr_json_str(note);
 	return s->debugfs ? 0 : -ENOMEM;
 }
 
@@ -363,9 +364,9 @@ static json_t *uname_json(void)
 
 	if (uname(&u))
 		return json_null();
-	return json_pack("{s:s, s:s, s:s, s:s, s:s}", "sysname", u.sysname,
-			 "nodename", u.nodename, "release", u.release,
-			 "version", u.version, "machine", u.machine);
+	return json_pack("{s:o, s:o, s:o, s:o, s:o}", "sysname", sr_json_str(u.sysname),
+			 "nodename", sr_json_str(u.nodename), "release", sr_json_str(u.release),
+			 "version", sr_json_str(u.version), "machine", sr_json_str(u.machine));
 }
 
 static json_t *date_json(void)
@@ -388,9 +389,9 @@ static int write_json(const struct snap_out *s, const struct sr_snapshot_opts *o
 	ret = join(path, sizeof(path), s->dir, SR_SNAPSHOT_JSON);
 	if (ret)
 		return ret;
-	j = json_pack("{s:s, s:o, s:o, s:s, s:O, s:O, s:O}", "schema", SR_SNAPSHOT_SCHEMA,
+	j = json_pack("{s:s, s:o, s:o, s:o, s:O, s:O, s:O}", "schema", SR_SNAPSHOT_SCHEMA,
 		      "date", date_json(), "uname", uname_json(),
-		      "root", s->src.path[0] ? s->src.path : "/", "debugfs", s->debugfs,
+		      "root", sr_json_str(s->src.path[0] ? s->src.path : "/"), "debugfs", s->debugfs,
 		      "captured", s->captured, "missing", s->missing);
 	if (!j)
 		return -ENOMEM;

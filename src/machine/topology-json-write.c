@@ -8,7 +8,7 @@
 
 static json_t *str_or_null(const char *s)
 {
-	return s && s[0] ? json_string(s) : json_null();
+	return sr_json_str(s && s[0] ? s : NULL);
 }
 
 static json_t *mask_json(const struct sr_cpumask *m)
@@ -28,7 +28,7 @@ static json_t *words_json(const char *s)
 
 	snprintf(buf, sizeof(buf), "%s", s);
 	for (w = strtok_r(buf, " ", &save); a && w; w = strtok_r(NULL, " ", &save)) {
-		if (json_array_append_new(a, json_string(w))) {
+		if (json_array_append_new(a, sr_json_str(w))) {
 			json_decref(a);
 			return NULL;
 		}
@@ -58,7 +58,7 @@ static json_t *domain_json(const struct sr_domain *sd)
 
 	if (bad)
 		return NULL;
-	bad |= json_object_set_new(o, "name", json_string(sd->name));
+	bad |= json_object_set_new(o, "name", sr_json_str(sd->name));
 	bad |= json_object_set_new(o, "span", mask_json(&sd->span));
 	bad |= json_object_set_new(o, "span_weight", json_integer(sd->span_weight));
 	bad |= json_object_set_new(o, "flags", flags_json(sd->flags));
@@ -202,7 +202,7 @@ static json_t *notes_json(const char (*notes)[SR_MACHINE_NOTE_LEN], int n)
 	json_t *a = json_array();
 
 	for (int i = 0; a && i < n; i++) {
-		if (json_array_append_new(a, json_string(notes[i]))) {
+		if (json_array_append_new(a, sr_json_str(notes[i]))) {
 			json_decref(a);
 			return NULL;
 		}
@@ -222,7 +222,7 @@ static json_t *features_json(const struct sr_machine *m)
 
 		snprintf(name, sizeof(name), "%s%s", m->features[i].enabled ? "" : "NO_",
 			 m->features[i].name);
-		if (json_array_append_new(a, json_string(name))) {
+		if (json_array_append_new(a, sr_json_str(name))) {
 			json_decref(a);
 			return NULL;
 		}
@@ -236,7 +236,7 @@ static json_t *sources_json(const struct sr_machine *m)
 
 	for (int i = 0; o && i < SR_MI_NR; i++) {
 		if (m->sources[i][0] &&
-		    json_object_set_new(o, sr_machine_item_name(i), json_string(m->sources[i]))) {
+		    json_object_set_new(o, sr_machine_item_name(i), sr_json_str(m->sources[i]))) {
 			json_decref(o);
 			return NULL;
 		}
@@ -300,7 +300,7 @@ json_t *sr_topo_to_json(const struct sr_topo *t, const struct sr_machine *m)
 	bad |= json_object_set_new(o, "source", json_string(sr_topo_source_name(t->source)));
 	bad |= json_object_set_new(o, "loaded_from", str_or_null(m->loaded_from));
 	bad |= json_object_set_new(o, "origin", str_or_null(m->origin));
-	bad |= json_object_set_new(o, "origin_source", json_string(m->origin_source[0] ?
+	bad |= json_object_set_new(o, "origin_source", sr_json_str(m->origin_source[0] ?
 				   m->origin_source : sr_topo_source_name(t->source)));
 	bad |= json_object_set_new(o, "nr_cpus", json_integer(t->nr_cpus));
 	bad |= json_object_set_new(o, "nr_nodes", json_integer(t->nr_nodes));

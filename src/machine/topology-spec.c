@@ -95,31 +95,39 @@ static int cpu_core(const struct topo_spec *s, int cpu)
 	return s->split_smt ? cpu % ncores : cpu / s->threads;
 }
 
+/* Until sr_topo_set_llc() gives it the kernel's meaning, llc_id is the LLC's index. */
+static int key_llc_index(const struct sr_cpu_topo *c)
+{
+	return c->llc_id;
+}
+
 static void spec_place(struct sr_topo *t, const struct topo_spec *s)
 {
 	int llcs_per_node = s->sockets * s->llcs / s->nodes;
-	int cores_per_pkg = s->llcs * s->cores;
+	int cores_per_pkg = s->llcs * s->cores, ncores = s->sockets * s->llcs * s->cores;
+	int llc_key = INT_MIN;
+	struct sr_cpumask llc;
 
 	for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
 		struct sr_cpu_topo *c = &t->cpu[cpu];
-		int core = cpu_core(s, cpu), llc = core / s->cores;
+		int core = cpu_core(s, cpu), llc_index = core / s->cores;
 
 		c->core_id = core;
 		c->sys_core_id = core % cores_per_pkg;
-		c->package_id = llc / s->llcs;
+		c->llc_id = llc_index;
+		c->package_id = llc_index / s->llcs;
 		c->die_id = c->package_id;
-		c->node = llc / llcs_per_node;
+		c->node = llc_index / llcs_per_node;
 	}
 	for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
-		struct sr_cpu_topo *c = &t->cpu[cpu];
+		int core = t->cpu[cpu].core_id;
 
-		/* Siblings share core_id; the thread index is implied. */
-		for (int o = 0; o < t->nr_cpus; o++) {
-			if (t->cpu[o].core_id == c->core_id)
-				sr_mask_set(&c->smt, o);
-			if (t->cpu[o].core_id / s->cores == c->core_id / s->cores)
-				sr_mask_set(&c->llc, o);
-		}
+		/* the threads of a core: adjacent, or one per block of all cores (split) */
+		for (int k = 0; k < s->threads; k++)
+			sr_mask_set(&t->cpu[cpu].smt, s->split_smt ? core + k * ncores :
+								    core * s->threads + k);
+		sr_topo_group(t, cpu, key_llc_index, &llc, &llc_key);
+		t->cpu[cpu].llc = llc;
 	}
 }
 

@@ -107,14 +107,42 @@ static struct sr_domain *add_level(struct sr_cpu_topo *c, const char *name, unsi
 	return sd;
 }
 
+int sr_key_package(const struct sr_cpu_topo *c)
+{
+	return c->package_id;
+}
+
+int sr_key_node(const struct sr_cpu_topo *c)
+{
+	return c->node;
+}
+
+void sr_topo_group(const struct sr_topo *t, int cpu, sr_topo_key key, struct sr_cpumask *m,
+		   int *built)
+{
+	int k = key(&t->cpu[cpu]);
+
+	if (*built == k)
+		return;
+	sr_mask_clear(m);
+	for (int o = 0; o < t->nr_cpus; o++)
+		if (key(&t->cpu[o]) == k)
+			sr_mask_set(m, o);
+	*built = k;
+}
+
 /* x86_has_numa_in_package: some node is narrower than its package. */
 static bool numa_in_package(const struct sr_topo *t)
 {
-	for (int a = 0; a < t->nr_cpus; a++)
-		for (int b = 0; b < t->nr_cpus; b++)
-			if (t->cpu[a].package_id == t->cpu[b].package_id &&
-			    t->cpu[a].node != t->cpu[b].node)
-				return true;
+	struct sr_cpumask pkg, node;
+	int pkg_key = INT_MIN, node_key = INT_MIN;
+
+	for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
+		sr_topo_group(t, cpu, sr_key_package, &pkg, &pkg_key);
+		sr_topo_group(t, cpu, sr_key_node, &node, &node_key);
+		if (!sr_mask_subset(&pkg, &node))
+			return true;
+	}
 	return false;
 }
 
@@ -164,19 +192,14 @@ static void derive_numa(struct sr_topo *t, struct sr_cpu_topo *c, enum sr_topo_e
 void sr_topo_derive(struct sr_topo *t, enum sr_topo_era era, const char *pkg_name)
 {
 	bool snc = numa_in_package(t);
+	struct sr_cpumask pkg, node;
+	int pkg_key = INT_MIN, node_key = INT_MIN;
 
 	for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
 		struct sr_cpu_topo *c = &t->cpu[cpu];
-		struct sr_cpumask pkg, node;
 
-		sr_mask_clear(&pkg);
-		sr_mask_clear(&node);
-		for (int o = 0; o < t->nr_cpus; o++) {
-			if (t->cpu[o].package_id == c->package_id)
-				sr_mask_set(&pkg, o);
-			if (t->cpu[o].node == c->node)
-				sr_mask_set(&node, o);
-		}
+		sr_topo_group(t, cpu, sr_key_package, &pkg, &pkg_key);
+		sr_topo_group(t, cpu, sr_key_node, &node, &node_key);
 		c->nr_levels = 0;
 		add_level(c, "SMT", SD_SHARE_CPUCAPACITY | SD_SHARE_PKG_RESOURCES, era, &c->smt);
 		add_level(c, "MC", SD_SHARE_PKG_RESOURCES, era, &c->llc);

@@ -16,7 +16,7 @@ static double pct(uint64_t n, uint64_t of)
 /* What --time, --pid, --comm, --cpu keep: the sections below count only that. */
 static void print_filter(const struct sr_filter *flt, FILE *f)
 {
-	char cpus[128];
+	char cpus[128], comm[SR_TEXT_SIZE(SR_COMM_LEN)];
 
 	if (!flt->pid && !flt->comm[0] && !flt->has_cpus && !flt->has_start && !flt->has_end)
 		return;
@@ -24,7 +24,7 @@ static void print_filter(const struct sr_filter *flt, FILE *f)
 	if (flt->pid)
 		fprintf(f, " of pid %d", flt->pid);
 	if (flt->comm[0])
-		fprintf(f, " of tasks named %s", flt->comm);
+		fprintf(f, " of tasks named %s", sr_text(flt->comm, comm, sizeof(comm)));
 	if (flt->has_cpus && !sr_cpulist_format(&flt->cpus, cpus, sizeof(cpus)))
 		fprintf(f, " placed on CPUs %s", cpus);
 	if (flt->has_start)

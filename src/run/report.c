@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The JSON report (docs/report-schema.md documents every field). */
+#include <errno.h>
 #include <stdio.h>
 #include "run.h"
 
@@ -41,8 +42,9 @@ static json_t *lost_json(const struct sr_trace_info *info)
 			continue;
 		total += (uint64_t)ci->lost;
 		unknown |= ci->lost_unknown;
-		cpu = json_pack("{s:i, s:I, s:b, s:i}", "cpu", c, "count", (json_int_t)ci->lost,
-				"count_unknown", ci->lost_unknown, "gaps", ci->lost_windows);
+		cpu = json_pack("{s:i, s:I, s:b, s:i, s:I}", "cpu", c, "count", (json_int_t)ci->lost,
+				"count_unknown", ci->lost_unknown, "gaps", ci->lost_windows,
+				"window_ns", (json_int_t)ci->lost_ns);
 		wins = json_array();
 		for (int w = 0; w < ci->lost_windows && w < SR_MAX_LOST_WINDOWS; w++)
 			json_array_append_new(wins, json_pack("{s:I, s:I, s:I}",
@@ -88,15 +90,17 @@ static json_t *trace_json(const struct sr_run *r)
 	const struct sr_trace_info *info = r->info;
 
 	/* the path as given: every QEMU trace is named trace.dat or hb_pipe.dat */
-	return json_pack("{s:s, s:i, s:i, s:i, s:s?, s:{s:s?, s:s?}, s:{s:I, s:I, s:I},"
+	return json_pack("{s:o, s:o, s:i, s:i, s:i, s:o, s:b, s:{s:o, s:o}, s:{s:I, s:I, s:I},"
 			 " s:o, s:o, s:o}",
-			 "file", r->opts.path ? r->opts.path : "",
+			 "file", sr_json_str(r->opts.path ? r->opts.path : ""),
+			 "buffer", sr_json_str(info->buffer[0] ? info->buffer : NULL),
 			 "file_version", info->file_version,
 			 "long_size", info->long_size,
 			 "cpus", info->nr_cpus,
-			 "clock", info->clock[0] ? info->clock : NULL,
-			 "kernel", "release", info->release[0] ? info->release : NULL,
-			 "uname", info->uname[0] ? info->uname : NULL,
+			 "clock", sr_json_str(info->clock[0] ? info->clock : NULL),
+			 "clock_tsc2nsec", info->clock_tsc2nsec,
+			 "kernel", "release", sr_json_str(info->release[0] ? info->release : NULL),
+			 "uname", sr_json_str(info->uname[0] ? info->uname : NULL),
 			 "span", "first_ns", (json_int_t)info->first_ts,
 			 "last_ns", (json_int_t)info->last_ts,
 			 "duration_ns", (json_int_t)(info->last_ts - info->first_ts),
@@ -105,9 +109,21 @@ static json_t *trace_json(const struct sr_run *r)
 			 "recording_start", start_json(info));
 }
 
+/* The wakeups no CPU's lost window touched: what stays exact on a lossy trace. */
+static json_t *outside_json(const struct sr_wakeup_counts *wc)
+{
+	return json_pack("{s:I, s:I, s:I, s:{s:I, s:I, s:I}}",
+			 "placed", (json_int_t)wc->outside_cls[SR_W_PLACED],
+			 "runnable", (json_int_t)wc->outside_cls[SR_W_RUNNABLE],
+			 "unknown", (json_int_t)wc->outside_cls[SR_W_UNKNOWN],
+			 "actual", "prev", (json_int_t)wc->outside_actual[SR_O_PREV],
+			 "waker", (json_int_t)wc->outside_actual[SR_O_WAKER],
+			 "other", (json_int_t)wc->outside_actual[SR_O_OTHER]);
+}
+
 static json_t *wakeups_json(const struct sr_wakeup_counts *wc)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I}}",
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:{s:I, s:I, s:I}}",
 			 "placed", (json_int_t)wc->cls[SR_W_PLACED],
 			 "runnable", (json_int_t)wc->cls[SR_W_RUNNABLE],
 			 "unknown", (json_int_t)wc->cls[SR_W_UNKNOWN],
@@ -116,6 +132,8 @@ static json_t *wakeups_json(const struct sr_wakeup_counts *wc)
 			 "standalone", (json_int_t)wc->standalone,
 			 "uncertain", (json_int_t)wc->uncertain,
 			 "chosen_inferred", (json_int_t)wc->inferred,
+			 "in_lost_windows", (json_int_t)wc->in_lost_window,
+			 "outside_lost_windows", outside_json(wc),
 			 "actual", "prev", (json_int_t)wc->actual[SR_O_PREV],
 			 "waker", (json_int_t)wc->actual[SR_O_WAKER],
 			 "other", (json_int_t)wc->actual[SR_O_OTHER]);
@@ -194,13 +212,13 @@ static json_t *cpus_json(const struct sr_run *r)
 static json_t *topology_json(const struct sr_run *r)
 {
 	const struct sr_machine *m = &r->machine;
-	json_t *o = json_pack("{s:s, s:s?, s:i, s:i}", "source",
-			      sr_topo_source_name(r->topo.source), "given", r->opts.topology,
+	json_t *o = json_pack("{s:s, s:o, s:i, s:i}", "source",
+			      sr_topo_source_name(r->topo.source), "given", sr_json_str(r->opts.topology),
 			      "cpus", r->topo.nr_cpus, "nodes", r->topo.nr_nodes);
 
 	if (o && r->opts.topology)
-		json_object_set_new(o, "machine", json_pack("{s:s?, s:o, s:o, s:o, s:i}",
-			"release", m->release[0] ? m->release : NULL,
+		json_object_set_new(o, "machine", json_pack("{s:o, s:o, s:o, s:o, s:i}",
+			"release", sr_json_str(m->release[0] ? m->release : NULL),
 			"sched_features_known", json_boolean(m->nr_features > 0),
 			"migration_cost_ns", m->migration_cost_ns >= 0 ?
 				json_integer(m->migration_cost_ns) : json_null(),
@@ -209,10 +227,12 @@ static json_t *topology_json(const struct sr_run *r)
 	return o;
 }
 
-json_t *sr_run_report(struct sr_run *r)
+int sr_run_build_report(struct sr_run *r, json_t **out, struct sr_err *err)
 {
 	json_t *rep, *warn;
+	int ret;
 
+	*out = NULL;
 	rep = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:o}",
 			"schema", SR_SCHEMA, "version", SR_VERSION,
 			"trace", trace_json(r), "topology", topology_json(r),
@@ -224,16 +244,31 @@ json_t *sr_run_report(struct sr_run *r)
 			"migration_cost_ns", (json_int_t)r->opts.an.migration_cost_ns,
 			"cpus", cpus_json(r));
 	if (!rep)
-		return NULL;
+		return sr_err_set(err, -ENOMEM, "out of memory building the report");
 	for (int i = 0; i < r->nr_an; i++) {
-		if (r->an[i].data && r->an[i].ops->report && r->an[i].ops->report(&r->an[i], rep)) {
+		const struct sr_analysis *a = &r->an[i];
+
+		ret = a->data && a->ops->report ? a->ops->report(&r->an[i], rep) : 0;
+		if (ret) {
 			json_decref(rep);
-			return NULL;
+			return sr_err_set(err, ret, "analysis %s: %s", a->ops->name,
+					  ret == -EIO ? "cannot write its output" : strerror(-ret));
 		}
 	}
 	warn = json_array();
 	for (int i = 0; warn && i < r->nr_warnings; i++)
-		json_array_append_new(warn, json_string(r->warnings[i]));
-	json_object_set_new(rep, "warnings", warn);
-	return rep;
+		json_array_append_new(warn, sr_json_str(r->warnings[i]));
+	if (!warn || json_object_set_new(rep, "warnings", warn)) {
+		json_decref(rep);
+		return sr_err_set(err, -ENOMEM, "out of memory building the report");
+	}
+	*out = rep;
+	return 0;
+}
+
+json_t *sr_run_report(struct sr_run *r)
+{
+	json_t *rep;
+
+	return sr_run_build_report(r, &rep, NULL) ? NULL : rep;
 }

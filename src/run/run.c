@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* One streaming pass: ingest -> state -> replay -> analyses. */
+#define _GNU_SOURCE		/* vasprintf */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,12 +19,31 @@
 void sr_run_warn(struct sr_run *r, const char *fmt, ...)
 {
 	va_list ap;
+	int n;
 
-	if (r->nr_warnings >= SR_MAX_WARNINGS)
+	/* the last slot is kept for the count of the ones that did not fit */
+	if (r->nr_warnings >= SR_MAX_WARNINGS - 1) {
+		r->nr_warnings_dropped++;
 		return;
+	}
 	va_start(ap, fmt);
-	vsnprintf(r->warnings[r->nr_warnings++], sizeof(r->warnings[0]), fmt, ap);
+	n = vasprintf(&r->warnings[r->nr_warnings], fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		r->nr_warnings_dropped++;	/* out of memory: counted, not lost */
+	else
+		r->nr_warnings++;
+}
+
+/* One warning for all that did not fit. */
+static void warn_dropped(struct sr_run *r)
+{
+	if (!r->nr_warnings_dropped ||
+	    asprintf(&r->warnings[r->nr_warnings], "%d further warnings not shown",
+		     r->nr_warnings_dropped) < 0)
+		return;
+	r->nr_warnings++;
+	r->nr_warnings_dropped = 0;
 }
 
 /* A snapshot that may not be the traced machine's, or lacks what replaces the preset's values. */
@@ -343,6 +363,26 @@ const struct sr_analysis *sr_run_analysis(const struct sr_run *r,
 	return NULL;
 }
 
+/* What the reader chose or assumed about the file. */
+static void warn_trace(struct sr_run *r)
+{
+	const struct sr_trace_info *info = r->info;
+
+	if (info->buffer[0] && !info->buffer_given)
+		sr_run_warn(r, "the top-level buffer holds no sched event: analysed buffer '%s'%s%s",
+			    info->buffer, info->buffers_note[0] ? "; these also hold some: " : "",
+			    info->buffers_note);
+	else if (info->buffers_note[0] && !info->buffer_given)
+		sr_run_warn(r, "analysed the top-level buffer; buffers %s hold sched events too "
+			    "(choose one with --buffer NAME)", info->buffers_note);
+	if (info->clock_assumed_ns && info->clock[0])
+		sr_run_warn(r, "trace clock '%s' is not one schedreplay knows: its timestamps are "
+			    "taken as nanoseconds", info->clock);
+	else if (info->clock_assumed_ns)
+		sr_run_warn(r, "the trace does not say its clock: its timestamps are taken as "
+			    "nanoseconds (trace-cmd's default clock, local, counts them)");
+}
+
 int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_trace_info *info,
 		struct sr_err *err)
 {
@@ -371,6 +411,7 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		sr_run_warn(r, "--assume-root-cgroup: every task taken to be in the root task group "
 			    "(no cgroup cpu controller, autogroup off); decisions no longer depend on "
 			    "cgroup shares");
+	warn_trace(r);
 	for (int c = 0; c < info->nr_cpus; c++)
 		r->nr_silent += info->cpu[c].first_pid < 0;
 	if (r->nr_silent)
@@ -409,10 +450,11 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 
 int sr_run_open(struct sr_run *r, const struct sr_run_opts *o, struct sr_err *err)
 {
+	const struct sr_trace_opts to = { .path = o->path, .buffer = o->buffer, .watch = o->watch };
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	ret = sr_trace_open(&r->trace, o->path, err);
+	ret = sr_trace_open_opts(&r->trace, &to, err);
 	if (ret)
 		return ret;
 	return sr_run_init(r, o, sr_trace_info(r->trace), err);
@@ -423,35 +465,93 @@ int sr_run_feed(struct sr_run *r, const struct sr_event *ev)
 	return on_event(ev, r);
 }
 
+/* "CPU 3" or "CPUs 0-2,5", for a warning about several CPUs at once. */
+static const char *cpus_text(const struct sr_cpumask *m, char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "CPU%s ", sr_mask_weight(m) > 1 ? "s" : "");
+
+	if (n < 0 || (size_t)n >= size || sr_cpulist_format(m, buf + n, size - (size_t)n))
+		snprintf(buf, size, "%d CPUs", sr_mask_weight(m));
+	return buf;
+}
+
 /* What the file's kernel buffer statistics say that the records alone do not. */
 static void check_cpustats(struct sr_run *r)
 {
+	struct sr_cpumask unread, overran;
+	long long handed = 0, read = 0, over = 0, dropped = 0;
+	char buf[256];
+
+	sr_mask_clear(&unread);
+	sr_mask_clear(&overran);
 	for (int c = 0; c < r->info->nr_cpus; c++) {
 		const struct sr_cpu_ingest *ci = &r->info->cpu[c];
 
-		if (ci->stat_read >= 0 && (long long)ci->records < ci->stat_read)
-			sr_run_warn(r, "CPU %d: the kernel handed %lld events to the recorder but "
-				    "only %llu could be read from the file (data corrupt or missing); "
-				    "numbers involving this CPU are incomplete", c, ci->stat_read,
-				    (unsigned long long)ci->records);
-		if (ci->stat_overrun > 0 || ci->stat_dropped > 0)
-			sr_run_warn(r, "CPU %d: the ring buffer overran (%lld) or dropped (%lld) "
-				    "events before they were read", c,
-				    ci->stat_overrun > 0 ? ci->stat_overrun : 0,
-				    ci->stat_dropped > 0 ? ci->stat_dropped : 0);
+		if (ci->stat_read >= 0 && (long long)ci->records < ci->stat_read) {
+			sr_mask_set(&unread, c);
+			handed += ci->stat_read;
+			read += (long long)ci->records;
+		}
+		if (ci->stat_overrun > 0 || ci->stat_dropped > 0) {
+			sr_mask_set(&overran, c);
+			over += ci->stat_overrun > 0 ? ci->stat_overrun : 0;
+			dropped += ci->stat_dropped > 0 ? ci->stat_dropped : 0;
+		}
 	}
+	if (sr_mask_weight(&unread))
+		sr_run_warn(r, "%s: the kernel handed %lld events to the recorder but only %lld "
+			    "could be read from the file (data corrupt or missing); numbers "
+			    "involving these CPUs are incomplete",
+			    cpus_text(&unread, buf, sizeof(buf)), handed, read);
+	if (sr_mask_weight(&overran))
+		sr_run_warn(r, "%s: the ring buffer overran (%lld) or dropped (%lld) events before "
+			    "they were read", cpus_text(&overran, buf, sizeof(buf)), over, dropped);
+}
+
+/* CPUs that went offline (hotplug) meanwhile, as the state recognised them. */
+static void check_offline(struct sr_run *r)
+{
+	for (int c = 0; c < r->info->nr_cpus; c++) {
+		const struct sr_cpu_state *cs = &r->state.cpu[c];
+
+		if (!cs->offlines)
+			continue;
+		sr_run_warn(r, "CPU %d was taken offline (CPU hotplug) %u time(s), %.3f s in all: "
+			    "it ran its stopper (migration/%d) and recorded nothing from %.6f to "
+			    "%.6f s; that time counts as unknown, not busy, and no model could "
+			    "place a task there", c, cs->offlines, (double)cs->offline_ns / 1e9, c,
+			    (double)cs->offline_from / 1e9, (double)cs->offline_to / 1e9);
+	}
+}
+
+/* Trace strings that were not text (comm cut inside a character, raw bytes): said once. */
+static void check_strings(struct sr_run *r)
+{
+	const struct sr_trace_info *info = r->info;
+	bool uname = !sr_utf8_valid(info->uname), clock = !sr_utf8_valid(info->clock);
+
+	if (!info->bad_utf8 && !uname && !clock)
+		return;
+	sr_run_warn(r, "strings in the trace that are not valid UTF-8 are shown with U+FFFD in "
+		    "place of each invalid sequence: the task names (comm) of %llu events%s%s "
+		    "(the kernel cuts comm at 15 bytes, even inside a character, and "
+		    "prctl(PR_SET_NAME) takes any bytes)", (unsigned long long)info->bad_utf8,
+		    uname ? ", the uname" : "", clock ? ", the clock name" : "");
 }
 
 void sr_run_end(struct sr_run *r, uint64_t end)
 {
 	sr_state_finish(&r->state, end);
 	check_cpustats(r);
+	check_offline(r);
+	check_strings(r);
 	if (r->info->has_format[SR_EV_WAKING] && !r->info->events[SR_EV_WAKING] &&
 	    r->info->events[SR_EV_WAKEUP])
 		sr_run_warn(r, "sched_waking format present but no sched_waking event: every "
 			    "sched_wakeup was counted unpaired");
 	if (!r->state.wc.cls[SR_W_PLACED] && !r->state.wc.cls[SR_W_RUNNABLE])
 		sr_run_warn(r, "no wakeup could be classified in this trace");
+	warn_dropped(r);
 }
 
 int sr_run_exec(struct sr_run *r, struct sr_err *err)
@@ -472,6 +572,8 @@ void sr_run_close(struct sr_run *r)
 		if (r->an[i].data && r->an[i].ops->fini)
 			r->an[i].ops->fini(&r->an[i]);
 	free(r->an);
+	for (int i = 0; i < r->nr_warnings; i++)
+		free(r->warnings[i]);
 	sr_state_fini(&r->state);
 	free(r->scratch);
 	sr_topo_free(&r->topo);

@@ -44,6 +44,16 @@ struct sr_group {
 	uint64_t *ts;			/* PELT time per CPU */
 };
 
+/*
+ * Whether the span from @t1 to @ev met a lost window of any CPU: its state
+ * there may have changed unseen (struct sr_event lost_*).
+ */
+static inline bool sr_st_met_lost_window(const struct sr_event *ev, uint64_t t1)
+{
+	return (ev->lost_open && ev->lost_open_after < ev->ts) ||
+	       (ev->lost_closed_before && ev->lost_closed_before >= t1);
+}
+
 /* Evidence shared by every task of one comm (hackbench senders, mq workers). */
 struct sr_comm_sync {
 	int key;			/* hash of the comm, > 0 */

@@ -109,6 +109,47 @@ static void on_fork(struct sr_state *s, const struct sr_event *ev)
 	child->v.last_wakee = parent->v.last_wakee;
 }
 
+/*
+ * A CPU taken offline (hotplug) dies running its stopper, migration/N,
+ * which is the last task it shows; nothing else tells it in the sched
+ * events.  So a CPU that was running its stopper and then records nothing
+ * for this long was offline, not busy: that time moves from busy to
+ * unknown when its records resume (it was never a placement target: the
+ * stopper is an RT task, so models saw it busy meanwhile).
+ */
+#define OFFLINE_SILENCE_NS	(500 * SR_NSEC_PER_MSEC)
+
+static bool runs_stopper(const struct sr_state *s, int cpu)
+{
+	const struct sr_task *t = s->cpu[cpu].curr;
+
+	return t && t->bound_cpu == cpu && !strncmp(t->comm, "migration/", 10);
+}
+
+static void note_silence(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_cpu_state *c = &s->cpu[ev->cpu];
+
+	if (c->last_ts && ev->ts > c->last_ts && ev->ts - c->last_ts > OFFLINE_SILENCE_NS &&
+	    runs_stopper(s, ev->cpu)) {
+		uint64_t moved;
+
+		sr_st_cpu_advance(s, ev->cpu, s->now);
+		moved = c->busy_ns > c->busy_at_last ? c->busy_ns - c->busy_at_last : 0;
+		c->busy_ns -= moved;
+		c->unknown_ns += moved;
+		c->nr_running_ns = c->nr_running_at_last;
+		if (!c->offlines++) {
+			c->offline_from = c->last_ts;
+			c->offline_to = ev->ts;
+		}
+		c->offline_ns += ev->ts - c->last_ts;
+	}
+	c->last_ts = ev->ts;
+	c->busy_at_last = c->busy_ns;
+	c->nr_running_at_last = c->nr_running_ns;
+}
+
 /* sched_process_exit fires after exit_signals() set PF_EXITING. */
 static void on_exit_event(struct sr_state *s, const struct sr_event *ev)
 {
@@ -126,6 +167,7 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 		return 0;
 	if (ev->ts > s->now)
 		s->now = ev->ts;
+	note_silence(s, ev);
 	if (ev->missed_before) {
 		sr_st_cpu_advance(s, ev->cpu, s->now);
 		s->rq[ev->cpu].uncertain = true;

@@ -136,6 +136,8 @@ static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_
 	for (int c = 0; c < s->cfg.nr_cpus; c++)
 		if (s->rq[c].uncertain || s->rq[c].idle_unrecorded)
 			ctx.unknown |= SR_DEP_LOST_EVENTS;
+	if (sr_st_met_lost_window(ev, ev->ts))
+		ctx.unknown |= SR_DEP_LOST_EVENTS;
 	if (s->cfg.delayed_dequeue)
 		ctx.unknown |= SR_DEP_DELAYED_DEQUEUE;
 	p->pend_guess = ctx.sync_guess;
@@ -241,13 +243,19 @@ int sr_st_emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_eve
 		w.cls = w.prev_cpu < 0 ? SR_W_UNKNOWN : classify(p);
 		s->wc.standalone++;
 	}
+	w.in_lost_window = sr_st_met_lost_window(ev, w.ts);
 	w.uncertain = sr_st_cpu_uncertain(s, w.waker_cpu) || sr_st_cpu_uncertain(s, w.cpu) ||
-		      sr_st_cpu_uncertain(s, w.prev_cpu) || p->pend_infer_uncertain;
+		      sr_st_cpu_uncertain(s, w.prev_cpu) || p->pend_infer_uncertain ||
+		      w.in_lost_window;
 	w.chosen_inferred = p->pend_inferred;	/* infer.c: no sched_wakeup in the trace */
 	w.target_idle = sr_st_cpu_ok(s, w.cpu) && !s->rq[w.cpu].curr_pid;
 	s->wc.cls[w.cls]++;
 	if (w.uncertain)
 		s->wc.uncertain++;
+	if (w.in_lost_window)
+		s->wc.in_lost_window++;
+	else
+		s->wc.outside_cls[w.cls]++;
 	if (w.cls == SR_W_PLACED) {
 		if (w.cpu == w.prev_cpu)
 			w.actual = SR_O_PREV;
@@ -256,6 +264,8 @@ int sr_st_emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_eve
 		else
 			w.actual = SR_O_OTHER;
 		s->wc.actual[w.actual]++;
+		if (!w.in_lost_window)
+			s->wc.outside_actual[w.actual]++;
 		w.index = ++s->nr_placed;
 		if (paired)
 			sr_st_follow_ref(s, p, sr_st_waker(s, w.waker_pid, w.waker_cpu), w.cpu,
@@ -321,7 +331,9 @@ static int emit_fork(struct sr_state *s, struct sr_task *p, const struct sr_even
 	};
 	int ret;
 
-	w.uncertain = sr_st_cpu_uncertain(s, w.waker_cpu) || sr_st_cpu_uncertain(s, w.cpu);
+	w.in_lost_window = sr_st_met_lost_window(ev, ev->ts);
+	w.uncertain = sr_st_cpu_uncertain(s, w.waker_cpu) || sr_st_cpu_uncertain(s, w.cpu) ||
+		      w.in_lost_window;
 	w.target_idle = sr_st_cpu_ok(s, w.cpu) && !s->rq[w.cpu].curr_pid;
 	/* forks share the placement numbering, so that one number names any placement */
 	w.index = ++s->nr_placed;

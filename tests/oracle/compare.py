@@ -14,7 +14,8 @@ def subset(rep):
     ev["other"] += ev.pop("sched_stat_runtime")
     return {
         "events": ev,
-        "wakeups": {k: w[k] for k in ("placed", "runnable", "unknown", "unpaired", "wakeup_new", "actual")},
+        "wakeups": {k: w[k] for k in ("placed", "runnable", "unknown", "unpaired", "wakeup_new",
+                                      "actual", "in_lost_windows", "outside_lost_windows")},
         "cache_hot": rep["cache_hot"],
     }
 

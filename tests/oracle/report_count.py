@@ -70,6 +70,8 @@ WAKE_RE = re.compile(
 )
 MIGRATE_RE = re.compile(r"\bpid=(?P<pid>-?\d+) prio=-?\d+ orig_cpu=(?P<orig>\d+) dest_cpu=(?P<dest>\d+)")
 FORK_RE = re.compile(r"child_comm=.*? child_pid=(?P<child_pid>-?\d+)\s*$")
+# What trace-cmd report prints before a record that follows lost events on its CPU.
+DROPPED_RE = re.compile(r"^CPU:(?P<cpu>\d+) \[(?:\d+ )?EVENTS DROPPED\]")
 
 UNKNOWN, SLEEPING, QUEUED, RUNNING, DEAD = "unknown", "sleeping", "queued", "running", "dead"
 
@@ -97,8 +99,30 @@ def is_dead_state(prev_state):
     return any(flag in ("X", "Z") for flag in prev_state.rstrip("+").split("|"))
 
 
+def lost_windows(lines):
+    """Each CPU's gaps, from the "CPU:N [EVENTS DROPPED]" lines: the record before
+    the gap on that CPU (after, and its line; 0 and -1 when the gap comes first)
+    and the record after it (before, and its line)."""
+    windows, last, dropped = [], {}, set()
+    for i, line in enumerate(lines):
+        d = DROPPED_RE.match(line)
+        if d:
+            dropped.add(int(d.group("cpu")))
+            continue
+        m = HEADER_RE.match(line)
+        if not m:
+            continue
+        cpu, ts = int(m.group("cpu")), ts_to_ns(m.group("ts"))
+        if cpu in dropped:
+            after, after_line = last.get(cpu, (0, -1))
+            windows.append((after, ts, after_line, i))
+            dropped.discard(cpu)
+        last[cpu] = (ts, i)
+    return windows
+
+
 class Oracle:
-    def __init__(self, has_waking, migration_cost, has_wakeup=True):
+    def __init__(self, has_waking, migration_cost, has_wakeup=True, windows=()):
         self.has_waking = has_waking
         # no sched_wakeup: infer the chosen CPU (see the usage text)
         self.infer = has_waking and not has_wakeup
@@ -108,6 +132,12 @@ class Oracle:
         self.placed = self.runnable = self.unknown = self.unpaired = self.wakeup_new = 0
         self.actual = {"prev": 0, "waker": 0, "other": 0}
         self.placed_hot = self.affine_hot = 0
+        # lost windows: the same accounting for the wakeups that met none
+        self.windows = list(windows)
+        self.outside = {"placed": 0, "runnable": 0, "unknown": 0}
+        self.outside_actual = {"prev": 0, "waker": 0, "other": 0}
+        self.line = -1
+        self.ts = 0
         self.state = {}      # pid -> state
         self.last_out = {}   # pid -> (ts_ns, cpu)
         self.pending = {}    # pid -> (ts_ns, waker_cpu, target_cpu, class)
@@ -131,7 +161,22 @@ class Oracle:
         self._last_cpu = None
 
     # --- wakeup accounting ------------------------------------------------------------------
+    def _in_lost_window(self, t1):
+        """The span from t1 to this record met a gap of some CPU: one closed by now
+        whose record after the gap is no earlier than t1, or one still open (its
+        record before the gap already read) that began before this record."""
+        for after, before, after_line, close_line in self.windows:
+            if close_line <= self.line:
+                if before >= t1:
+                    return True
+            elif after_line < self.line and after < self.ts:
+                return True
+        return False
+
     def _count_wakeup(self, pid, cls, waker_cpu, prev_cpu, chosen, hot_ts):
+        outside = not self._in_lost_window(hot_ts)
+        if outside:
+            self.outside[cls if cls in self.outside else "unknown"] += 1
         if cls == "placed":
             self.placed += 1
             if chosen == prev_cpu:
@@ -141,6 +186,8 @@ class Oracle:
             else:
                 actual = "other"
             self.actual[actual] += 1
+            if outside:
+                self.outside_actual[actual] += 1
             last = self.last_out.get(pid)
             if last is not None:
                 delta = hot_ts - last[0]
@@ -318,6 +365,7 @@ class Oracle:
 
     # --- driver -------------------------------------------------------------------------
     def feed_line(self, line):
+        self.line += 1
         m = HEADER_RE.match(line)
         if not m:
             # "cpus=N" header, blank lines, continuation lines of multi-line events
@@ -329,6 +377,7 @@ class Oracle:
         event = m.group("event")
         cpu = int(m.group("cpu"))
         ts = ts_to_ns(m.group("ts"))
+        self.ts = ts
         if self._last_ts is not None:
             if ts == self._last_ts:
                 self.diag["ts_ties"] += 1
@@ -373,6 +422,9 @@ class Oracle:
                 "unpaired": self.unpaired,
                 "wakeup_new": self.wakeup_new,
                 "actual": dict(self.actual),
+                "in_lost_windows": self.placed + self.runnable + self.unknown
+                - sum(self.outside.values()),
+                "outside_lost_windows": dict(self.outside, actual=dict(self.outside_actual)),
             },
             "cache_hot": {
                 "placed_hot": self.placed_hot,
@@ -474,7 +526,7 @@ def main(argv=None):
         has_wakeup = has_waking_from_formats(args.trace_cmd, args.file, "sched_wakeup")
         if has_wakeup is None:
             has_wakeup = text_has_waking_line(lines_all, "sched_wakeup")
-    oracle = Oracle(has_waking, args.migration_cost, has_wakeup)
+    oracle = Oracle(has_waking, args.migration_cost, has_wakeup, lost_windows(lines_all))
     for line in lines_all:
         m = HEADER_RE.match(line)
         if m and int(m.group("cpu")) not in oracle.curr:

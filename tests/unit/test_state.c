@@ -328,6 +328,72 @@ static void test_lost_events_and_pid_reuse(void **state)
 	fx_free(f);
 }
 
+/* A wakeup meeting another CPU's lost window, as the reader's look-ahead reports it. */
+static void wake_lost(struct fx *f, uint64_t t1, uint64_t t2, int open, uint64_t open_after,
+		      uint64_t closed_before)
+{
+	waking(f, t1, 1, 100, 0, 200);
+	ev(f, (struct sr_event){ .type = SR_EV_WAKEUP, .ts = t2, .cpu = 1, .pid = 100,
+				 .prio = 120, .target_cpu = 0, .common_pid = -1,
+				 .lost_open = open, .lost_open_after = open_after,
+				 .lost_closed_before = closed_before });
+	sw(f, t2 + 10, 0, 0, SR_PS_RUNNING, 100);
+	sw(f, t2 + 20, 0, 100, SR_PS_SLEEPING, 0);
+}
+
+static void test_lost_windows(void **state)
+{
+	struct fx *f = fx_new(true);
+
+	setup_sleeper(f);
+	/* a window closed before the waking: untouched */
+	wake_lost(f, 6000, 6100, 0, 0, 5900);
+	assert_false(f->last.in_lost_window);
+	assert_false(f->last.uncertain);
+	/* closed between waking and wakeup, and closed exactly at the waking: met */
+	wake_lost(f, 7000, 7100, 0, 0, 7050);
+	assert_true(f->last.in_lost_window);
+	wake_lost(f, 8000, 8100, 0, 0, 8000);
+	assert_true(f->last.in_lost_window);
+	/* open at the wakeup: met when it began before it, not when it begins with it */
+	wake_lost(f, 9000, 9100, 1, 9050, 8000);
+	assert_true(f->last.in_lost_window);
+	assert_true(f->last.uncertain);
+	wake_lost(f, 10000, 10100, 1, 10100, 8000);
+	assert_false(f->last.in_lost_window);
+	assert_int_equal(f->s.wc.in_lost_window, 3);
+	assert_int_equal(f->s.wc.outside_cls[SR_W_PLACED], 2);
+	assert_int_equal(f->s.wc.cls[SR_W_PLACED], 5);
+	assert_int_equal(f->s.wc.outside_actual[SR_O_PREV], 2);
+	fx_free(f);
+}
+
+/* A CPU that dies running its stopper and comes back: offline, not busy, meanwhile. */
+static void test_hotplug_silence(void **state)
+{
+	struct fx *f = fx_new(true);
+	struct sr_event e = { .type = SR_EV_SWITCH, .ts = 1000, .cpu = 1, .pid = 0, .prio = 120,
+			      .prev_state = SR_PS_RUNNING, .next_pid = 39, .next_prio = 0 };
+
+	snprintf(e.next_comm, sizeof(e.next_comm), "migration/1");
+	sw(f, 1000, 0, 0, SR_PS_RUNNING, 100);
+	ev(f, e);
+	sw(f, 2000000000, 0, 100, SR_PS_RUNNING, 101);	/* CPU 1 silent for 2 s */
+	e = (struct sr_event){ .type = SR_EV_WAKING, .ts = 2000001000, .cpu = 1, .pid = 40,
+			       .prio = 120, .target_cpu = 1, .common_pid = 0 };
+	ev(f, e);
+	assert_int_equal(f->s.cpu[1].offlines, 1);
+	assert_int_equal(f->s.cpu[1].offline_from, 1000);
+	assert_int_equal(f->s.cpu[1].offline_ns, 2000000000);
+	assert_true(f->s.cpu[1].busy_ns < 1000000);
+	assert_true(f->s.cpu[1].unknown_ns >= 1999000000);
+	/* an idle CPU that stays quiet is not offline */
+	sw(f, 2000002000, 0, 101, SR_PS_RUNNING, 0);
+	sw(f, 4000000000, 0, 0, SR_PS_RUNNING, 100);
+	assert_int_equal(f->s.cpu[0].offlines, 0);
+	fx_free(f);
+}
+
 static void test_weights_and_migration(void **state)
 {
 	struct fx *f = fx_new(true);
@@ -416,6 +482,8 @@ int main(void)
 		cmocka_unit_test(test_resync_rules),
 		cmocka_unit_test(test_common_pid_reveals_curr),
 		cmocka_unit_test(test_lost_events_and_pid_reuse),
+		cmocka_unit_test(test_lost_windows),
+		cmocka_unit_test(test_hotplug_silence),
 		cmocka_unit_test(test_weights_and_migration),
 		cmocka_unit_test(test_record_wakee),
 		cmocka_unit_test(test_pelt_and_time),

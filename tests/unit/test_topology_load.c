@@ -321,11 +321,12 @@ static void test_broken(void **state)
 
 static void test_too_many_cpus(void **state)
 {
-	char dir[64], rel[64];
+	char dir[64], rel[64], online[32];
 	struct loaded *l;
 
 	scratch(dir, sizeof(dir), M("local-2cpu"));
-	put(dir, "sys/devices/system/cpu/online", "0-2047\n");
+	snprintf(online, sizeof(online), "0-%d\n", SR_MAX_CPUS + 1000);
+	put(dir, "sys/devices/system/cpu/online", online);
 	l = load(dir, SR_ERA_AUTO, -EINVAL);
 	assert_non_null(strstr(l->err.msg, "SR_MAX_CPUS"));
 	unload(l);

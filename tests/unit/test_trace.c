@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <trace-cmd/trace-cmd.h>
 #include "trace.h"
 
 #define SHARED "../shared/traces/"
@@ -117,6 +118,83 @@ static void test_probe_events(void **state)
 	sr_trace_close(t);
 }
 
+/* (cpu, ts) of every record, in the order delivered. */
+struct order {
+	uint64_t *ts;
+	int *cpu;
+	size_t n, cap;
+	uint64_t open_seen, windows_closed;
+};
+
+static void order_add(struct order *o, int cpu, uint64_t ts)
+{
+	if (o->n == o->cap) {
+		o->cap = o->cap ? 2 * o->cap : 4096;
+		o->ts = realloc(o->ts, o->cap * sizeof(*o->ts));
+		o->cpu = realloc(o->cpu, o->cap * sizeof(*o->cpu));
+		assert_non_null(o->ts);
+		assert_non_null(o->cpu);
+	}
+	o->ts[o->n] = ts;
+	o->cpu[o->n++] = cpu;
+}
+
+static int order_cb(const struct sr_event *ev, void *data)
+{
+	struct order *o = data;
+
+	order_add(o, ev->cpu, ev->ts);
+	o->open_seen += ev->lost_open > 0;
+	o->windows_closed += ev->missed_before != 0;
+	return 0;
+}
+
+static int lib_cb(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
+{
+	order_add(data, cpu, rec->ts);
+	return 0;
+}
+
+/*
+ * The reader's heap delivers records in libtracecmd's own order (time, then
+ * the lower CPU), and on a lossy trace its look-ahead tells other CPUs'
+ * records of the windows open around them.
+ */
+static void check_order(const char *path, size_t windows)
+{
+	struct order ours = { 0 }, lib = { 0 };
+	struct tracecmd_input *h;
+	struct sr_trace *t;
+	struct sr_err err;
+
+	assert_int_equal(sr_trace_open(&t, path, &err), 0);
+	assert_int_equal(sr_trace_iterate(t, order_cb, &ours, &err), 0);
+	sr_trace_close(t);
+	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	assert_non_null(h);
+	assert_int_equal(tracecmd_iterate_events(h, NULL, 0, lib_cb, &lib), 0);
+	tracecmd_close(h);
+	assert_int_equal(ours.n, lib.n);
+	for (size_t i = 0; i < ours.n; i++) {
+		assert_int_equal(ours.cpu[i], lib.cpu[i]);
+		assert_int_equal(ours.ts[i], lib.ts[i]);
+	}
+	assert_int_equal(ours.windows_closed, windows);
+	assert_true(windows ? ours.open_seen > windows : ours.open_seen == 0);
+	free(ours.ts);
+	free(ours.cpu);
+	free(lib.ts);
+	free(lib.cpu);
+}
+
+static void test_merge_order(void **state)
+{
+	check_order("fixtures/hackbench-pipe.dat", 0);
+	check_order("fixtures/qemu/llc2-1s2d4c2t/hb_pipe.dat", 0);
+	/* 18 `CPU:N [EVENTS DROPPED]` lines in trace-cmd report */
+	check_order("fixtures/lost/hackbench-b64-niced.dat", 18);
+}
+
 static void test_callback_stops(void **state)
 {
 	struct sr_trace *t;
@@ -187,6 +265,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture_stream),
 		cmocka_unit_test(test_probe_events),
+		cmocka_unit_test(test_merge_order),
 		cmocka_unit_test(test_callback_stops),
 		cmocka_unit_test(test_old_formats),
 		cmocka_unit_test(test_errors),

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ingest: the sched events' ids and fields, resolved once per file from its
+ * formats, and each record decoded into a struct sr_event.  Field sizes
+ * come from the file's formats (old kernels declare comm[32] with size 16,
+ * prev_state as 4 or 8 bytes).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "trace-priv.h"
+
+struct ev_desc {
+	const char *sys;		/* NULL: any system (probe events) */
+	const char *name;
+	const char *fields[F_NR];	/* field name per slot, NULL if unused */
+	unsigned int required;		/* bitmask of slots that must exist */
+};
+
+#define R(f) (1u << (f))
+
+static const struct ev_desc descs[SR_EV_OTHER] = {
+	[SR_EV_SWITCH] = { "sched", "sched_switch", {
+		[F_PID] = "prev_pid", [F_PRIO] = "prev_prio", [F_COMM] = "prev_comm",
+		[F_PREV_STATE] = "prev_state", [F_NEXT_PID] = "next_pid",
+		[F_NEXT_PRIO] = "next_prio", [F_NEXT_COMM] = "next_comm" },
+		R(F_PID) | R(F_PREV_STATE) | R(F_NEXT_PID) },
+	[SR_EV_WAKING] = { "sched", "sched_waking", {
+		[F_PID] = "pid", [F_PRIO] = "prio", [F_COMM] = "comm", [F_TARGET] = "target_cpu" },
+		R(F_PID) | R(F_TARGET) },
+	[SR_EV_WAKEUP] = { "sched", "sched_wakeup", {
+		[F_PID] = "pid", [F_PRIO] = "prio", [F_COMM] = "comm", [F_TARGET] = "target_cpu",
+		[F_SUCCESS] = "success" },
+		R(F_PID) | R(F_TARGET) },
+	[SR_EV_WAKEUP_NEW] = { "sched", "sched_wakeup_new", {
+		[F_PID] = "pid", [F_PRIO] = "prio", [F_COMM] = "comm", [F_TARGET] = "target_cpu",
+		[F_SUCCESS] = "success" },
+		R(F_PID) | R(F_TARGET) },
+	[SR_EV_MIGRATE] = { "sched", "sched_migrate_task", {
+		[F_PID] = "pid", [F_PRIO] = "prio", [F_COMM] = "comm",
+		[F_ORIG] = "orig_cpu", [F_DEST] = "dest_cpu" },
+		R(F_PID) | R(F_ORIG) | R(F_DEST) },
+	[SR_EV_FORK] = { "sched", "sched_process_fork", {
+		[F_PID] = "parent_pid", [F_COMM] = "parent_comm",
+		[F_CHILD_PID] = "child_pid", [F_CHILD_COMM] = "child_comm" },
+		R(F_PID) | R(F_CHILD_PID) },
+	[SR_EV_EXIT] = { "sched", "sched_process_exit", {
+		[F_PID] = "pid", [F_PRIO] = "prio", [F_COMM] = "comm" },
+		R(F_PID) },
+	[SR_EV_EXEC] = { "sched", "sched_process_exec", { [F_PID] = "pid" }, R(F_PID) },
+	[SR_EV_STAT_RUNTIME] = { "sched", "sched_stat_runtime", {
+		[F_PID] = "pid", [F_COMM] = "comm", [F_RUNTIME] = "runtime" },
+		R(F_PID) | R(F_RUNTIME) },
+	/* probes: field names as `record --probes` defines them */
+	[SR_EV_SELECT] = { NULL, "srqf", {
+		[F_PID] = "pid", [F_ORIG] = "prev_cpu", [F_WAKE_FLAGS] = "wake_flags",
+		[F_LOAD] = "load_avg", [F_UTIL] = "util_avg", [F_CPU_LOAD] = "prev_load",
+		[F_CPU_UTIL] = "prev_util" },
+		R(F_PID) | R(F_WAKE_FLAGS) },
+	[SR_EV_SELECT_RET] = { NULL, "srqf_ret", { [F_TARGET] = "cpu" }, R(F_TARGET) },
+	[SR_EV_HLOAD] = { NULL, "thl", { [F_PID] = "pid", [F_CPU_LOAD] = "cpu_load" }, R(F_PID) },
+	[SR_EV_HLOAD_RET] = { NULL, "thl_ret", { [F_HLOAD] = "h_load" }, R(F_HLOAD) },
+	[SR_EV_IDLEST_GROUP] = { NULL, "fig", {
+		[F_PID] = "pid", [F_SD_WEIGHT] = "sd_weight", [F_TARGET] = "this_cpu" }, R(F_PID) },
+	[SR_EV_IDLEST_GROUP_RET] = { NULL, "fig_ret", { [F_SPAN] = "span" }, R(F_SPAN) },
+	[SR_EV_AUTOGROUP] = { NULL, "sag", { [F_PID] = "pid" }, R(F_PID) },
+	[SR_EV_CGROUP_ATTACH] = { "cgroup", "cgroup_attach_task", {
+		[F_PID] = "pid", [F_COMM] = "comm", [F_CGROUP_ID] = "dst_id" },
+		R(F_PID) | R(F_CGROUP_ID) },
+};
+
+void sr_tr_resolve_events(struct sr_trace *t)
+{
+	for (int i = 0; i < SR_EV_OTHER; i++) {
+		struct ev_slot *s = &t->slot[i];
+		struct tep_event *ev = tep_find_event_by_name(t->tep, descs[i].sys, descs[i].name);
+
+		s->id = -1;
+		if (!ev)
+			continue;
+		for (int f = 0; f < F_NR; f++)
+			s->f[f] = descs[i].fields[f] ? tep_find_field(ev, descs[i].fields[f]) : NULL;
+		s->f[F_COMMON_PID] = tep_find_common_field(ev, "common_pid");
+		s->f[F_COMMON_FLAGS] = tep_find_common_field(ev, "common_flags");
+		bool ok = true;
+
+		for (int f = 0; f < F_NR; f++)
+			if ((descs[i].required & R(f)) && !s->f[f])
+				ok = false;
+		if (!ok)
+			continue;	/* a format we cannot read: its records count as other */
+		s->id = ev->id;
+		t->info.has_format[i] = true;
+	}
+}
+
+enum sr_ev_type sr_tr_record_type(const struct sr_trace *t, const struct tep_record *rec)
+{
+	int id = tep_data_type(t->tep, (struct tep_record *)rec);
+
+	return id >= 0 && id <= t->max_id ? t->type_of[id] : SR_EV_OTHER;
+}
+
+/* A direct map from event id to type: one lookup per record. */
+int sr_tr_build_type_map(struct sr_trace *t)
+{
+	t->max_id = -1;
+	for (int i = 0; i < SR_EV_OTHER; i++)
+		if (t->slot[i].id > t->max_id)
+			t->max_id = t->slot[i].id;
+	t->type_of = malloc(t->max_id + 1 > 0 ? t->max_id + 1 : 1);
+	if (!t->type_of)
+		return -ENOMEM;
+	memset(t->type_of, SR_EV_OTHER, t->max_id + 1 > 0 ? t->max_id + 1 : 1);
+	for (int i = 0; i < SR_EV_OTHER; i++)
+		if (t->slot[i].id >= 0)
+			t->type_of[t->slot[i].id] = (uint8_t)i;
+	return 0;
+}
+
+/* Read a numeric field; false if the record is too short to hold it. */
+static bool rd_num(const struct sr_trace *t, const struct tep_record *rec,
+		   const struct tep_format_field *f, long long *v)
+{
+	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8 ||
+	    f->offset + f->size > rec->size)
+		return false;
+	if (t->same_endian) {
+		/* the common case, without a library call per field */
+		const char *p = (const char *)rec->data + f->offset;
+		uint64_t u = 0;
+
+		memcpy(&u, p, f->size);
+		*v = (long long)u;
+	} else {
+		*v = (long long)tep_read_number(t->tep, (char *)rec->data + f->offset, f->size);
+	}
+	/* Sign-extend 1/2/4-byte signed fields (pid_t, int target_cpu, ...). */
+	if (f->size < 8 && (f->flags & TEP_FIELD_IS_SIGNED)) {
+		int shift = 64 - 8 * f->size;
+
+		*v = (long long)((uint64_t)*v << shift) >> shift;
+	}
+	return true;
+}
+
+static int rd_int(const struct sr_trace *t, const struct tep_record *rec,
+		  const struct tep_format_field *f, int dflt)
+{
+	long long v;
+
+	return rd_num(t, rec, f, &v) ? (int)v : dflt;
+}
+
+/* Copy a char array field, trusting the size in the format, not the declaration. */
+static void rd_comm(const struct tep_record *rec, const struct tep_format_field *f, char *dst)
+{
+	int n;
+
+	dst[0] = '\0';
+	if (!f || f->offset < 0 || f->offset + f->size > rec->size)
+		return;
+	n = f->size < SR_COMM_LEN - 1 ? f->size : SR_COMM_LEN - 1;
+	memcpy(dst, (char *)rec->data + f->offset, n);
+	dst[n] = '\0';
+}
+
+/* Classify a prev_state value the way the kernel's own print format shows it. */
+static enum sr_prev_state decode_state(struct sr_trace *t, struct tep_record *rec, long long raw)
+{
+	enum sr_prev_state cls;
+	const char *p;
+
+	for (int i = 0; i < t->ps_n; i++)
+		if (t->ps_raw[i] == raw)
+			return t->ps_cls[i];
+	trace_seq_reset(&t->seq);
+	sr_tr_lib_enter(t, rec->cpu);
+	tep_print_event(t->tep, &t->seq, rec, "%s", TEP_PRINT_INFO);
+	sr_tr_lib_leave(t);
+	trace_seq_terminate(&t->seq);
+	p = t->seq.buffer ? strstr(t->seq.buffer, "prev_state=") : NULL;
+	if (p) {
+		p += strlen("prev_state=");
+		if (*p == 'R')
+			cls = SR_PS_RUNNING;
+		else if ((*p == 'X' || *p == 'Z' || *p == 'x') && (p[1] == ' ' || !p[1]))
+			cls = SR_PS_DEAD;
+		else
+			cls = SR_PS_SLEEPING;
+	} else {
+		/* No usable print format: 0 and a lone preempt bit above 0xff mean runnable. */
+		cls = (raw & 0xff) == 0 && __builtin_popcountll(raw) <= 1 ?
+		      SR_PS_RUNNING : SR_PS_SLEEPING;
+	}
+	if (t->ps_n < PS_CACHE) {
+		t->ps_raw[t->ps_n] = raw;
+		t->ps_cls[t->ps_n++] = cls;
+	}
+	return cls;
+}
+
+static void fill_probe(const struct sr_trace *t, const struct tep_record *rec,
+		       struct sr_event *ev)
+{
+	struct tep_format_field *const *f = t->slot[ev->type].f;
+	long long v;
+
+	ev->wake_flags = (unsigned int)rd_int(t, rec, f[F_WAKE_FLAGS], 0);
+	ev->load_avg = rd_num(t, rec, f[F_LOAD], &v) ? (uint64_t)v : UINT64_MAX;
+	ev->util_avg = rd_num(t, rec, f[F_UTIL], &v) ? (uint64_t)v : UINT64_MAX;
+	ev->h_load = rd_num(t, rec, f[F_HLOAD], &v) ? (uint64_t)v : UINT64_MAX;
+	ev->cpu_load = rd_num(t, rec, f[F_CPU_LOAD], &v) ? (uint64_t)v : UINT64_MAX;
+	ev->cpu_util = rd_num(t, rec, f[F_CPU_UTIL], &v) ? (uint64_t)v : UINT64_MAX;
+	ev->span = rd_num(t, rec, f[F_SPAN], &v) ? (uint64_t)v : 0;
+	ev->sd_weight = rd_int(t, rec, f[F_SD_WEIGHT], -1);
+	ev->cgroup_id = rd_int(t, rec, f[F_CGROUP_ID], -1);
+}
+
+void sr_tr_fill_event(struct sr_trace *t, struct tep_record *rec, struct sr_event *ev)
+{
+	struct tep_format_field *const *f = t->slot[ev->type].f;
+	long long v;
+
+	ev->common_pid = rd_int(t, rec, f[F_COMMON_PID], -1);
+	ev->irq_context = rd_num(t, rec, f[F_COMMON_FLAGS], &v) &&
+			  (v & (SR_TRACE_FLAG_HARDIRQ | SR_TRACE_FLAG_SOFTIRQ | SR_TRACE_FLAG_NMI));
+	ev->pid = rd_int(t, rec, f[F_PID], -1);
+	ev->prio = rd_int(t, rec, f[F_PRIO], -1);
+	ev->target_cpu = rd_int(t, rec, f[F_TARGET], -1);
+	ev->success = rd_int(t, rec, f[F_SUCCESS], -1);
+	ev->orig_cpu = rd_int(t, rec, f[F_ORIG], -1);
+	ev->dest_cpu = rd_int(t, rec, f[F_DEST], -1);
+	ev->next_pid = rd_int(t, rec, f[F_NEXT_PID], -1);
+	ev->next_prio = rd_int(t, rec, f[F_NEXT_PRIO], -1);
+	ev->child_pid = rd_int(t, rec, f[F_CHILD_PID], -1);
+	ev->runtime = rd_num(t, rec, f[F_RUNTIME], &v) ? (uint64_t)v : 0;
+	if (ev->type >= SR_EV_SELECT)
+		fill_probe(t, rec, ev);
+	rd_comm(rec, f[F_COMM], ev->comm);
+	rd_comm(rec, ev->type == SR_EV_FORK ? f[F_CHILD_COMM] : f[F_NEXT_COMM], ev->next_comm);
+	if (!sr_utf8_valid(ev->comm) || !sr_utf8_valid(ev->next_comm))
+		t->info.bad_utf8++;
+	if (ev->type == SR_EV_SWITCH && rd_num(t, rec, f[F_PREV_STATE], &v)) {
+		ev->prev_state_raw = v;
+		ev->prev_state = decode_state(t, rec, v);
+	}
+}
+

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private to src/ingest: the reader's state, shared by trace.c (opening,
+ * metadata), trace-fields.c (decoding records), trace-buffer.c (which
+ * buffer of the file to read) and trace-iter.c (the pass in time order).
+ */
+#ifndef SR_TRACE_PRIV_H
+#define SR_TRACE_PRIV_H
+
+#include "trace.h"
+#include "tracecmd-priv.h"
+
+enum fld {
+	F_PID, F_PRIO, F_COMM, F_TARGET, F_SUCCESS,
+	F_PREV_STATE, F_NEXT_PID, F_NEXT_PRIO, F_NEXT_COMM,
+	F_ORIG, F_DEST, F_CHILD_PID, F_CHILD_COMM, F_RUNTIME,
+	F_WAKE_FLAGS, F_LOAD, F_UTIL, F_HLOAD, F_SPAN, F_SD_WEIGHT, F_CGROUP_ID,
+	F_CPU_LOAD, F_CPU_UTIL,
+	F_COMMON_PID, F_COMMON_FLAGS,
+	F_NR
+};
+
+struct ev_slot {
+	int id;				/* -1: not in the file */
+	struct tep_format_field *f[F_NR];
+};
+
+#define PS_CACHE 64
+
+struct sr_trace {
+	struct tracecmd_input *top;	/* the file */
+	struct tracecmd_input *handle;	/* the buffer read: top, or one of its instances */
+	struct tep_handle *tep;
+	struct sr_trace_info info;
+	struct ev_slot slot[SR_EV_OTHER];
+	uint8_t *type_of;		/* event id -> enum sr_ev_type, ids 0..max_id */
+	bool same_endian;		/* file and host are little-endian: read fields directly */
+	int max_id;
+	/* prev_state value -> decoded class, filled on first sight of each value */
+	long long ps_raw[PS_CACHE];
+	enum sr_prev_state ps_cls[PS_CACHE];
+	int ps_n;
+	struct trace_seq seq;
+	struct sr_trace_watch *watch;	/* NULL: nobody watches */
+};
+
+/* Around every call into libtracecmd: a crash there is the library's (trace.h). */
+static inline void sr_tr_lib_enter(struct sr_trace *t, int cpu)
+{
+	if (t->watch) {
+		t->watch->cpu = cpu;
+		t->watch->calls++;
+		t->watch->in_library = 1;
+	}
+}
+
+static inline void sr_tr_lib_leave(struct sr_trace *t)
+{
+	if (t->watch)
+		t->watch->in_library = 0;
+}
+
+/* trace-fields.c */
+void sr_tr_resolve_events(struct sr_trace *t);
+int sr_tr_build_type_map(struct sr_trace *t);
+enum sr_ev_type sr_tr_record_type(const struct sr_trace *t, const struct tep_record *rec);
+/* Decode @rec into @ev (type, cpu and ts already set). */
+void sr_tr_fill_event(struct sr_trace *t, struct tep_record *rec, struct sr_event *ev);
+
+/* trace-pages.c: every page header of an uncompressed file, from each CPU's first record. */
+int sr_tr_check_pages(struct sr_trace *t, const uint64_t *first_off, const char *path,
+		      struct sr_err *err);
+
+/* trace-buffer.c: read the buffer named @name, or pick the one holding sched events. */
+int sr_tr_choose_buffer(struct sr_trace *t, const char *name, const char *path,
+			struct sr_err *err);
+void sr_tr_close_buffer(struct sr_trace *t);
+
+#endif /* SR_TRACE_PRIV_H */
