@@ -138,7 +138,7 @@ static int diff_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 {
 	const struct sr_view *v = a->view;
 	struct sr_diff *d = a->data;
-	const struct sr_brief *pa = &w->dec[0], *pb = &w->dec[1];
+	const struct sr_brief *pa, *pb;
 	enum sr_diff_det det;
 
 	if (w->cls != SR_W_PLACED || w->nr_dec != 2)

@@ -128,6 +128,7 @@ struct sr_trace_info {
 	char release[64];		/* kernel release parsed from uname */
 	bool has_format[SR_EV_NR];	/* the event format is in the file */
 	uint64_t events[SR_EV_NR];
+	uint64_t events_no_format;	/* of events[SR_EV_OTHER]: no format in the file */
 	uint64_t bad_utf8;		/* sched records whose comm fields are not valid UTF-8 */
 	uint64_t first_ts, last_ts;
 	struct sr_cpu_ingest *cpu;	/* nr_cpus entries */

@@ -97,6 +97,13 @@ for f in clock-x86-tsc-tsc2nsec guest-time-shift; do
 		field "$f" wakeups.placed 28
 	fi
 done
+# Records of events whose format the file lacks: counted as other, and said
+if analysed noformat fixtures/hostile/probes-no-formats.dat; then
+	field noformat trace.events.other 4500
+	if grep -q '4500 records are of events whose format the file does not hold' \
+		"$tmp/noformat.json"; then ok; else bad "noformat: no warning"; fi
+fi
+
 # A CPU hotplug: CPU 5 offline for 4.67 s is said, and its time is not counted busy
 q=fixtures/qemu-lost/llc2-1s2d4c2t
 if analysed hotplug "$q/hotplug.dat" --topology "$q/machine"; then

@@ -234,6 +234,16 @@ static void fetchargs(const struct probe *p, const struct offs *o, char *buf, si
 		snprintf(buf, n, "group=$retval:x64 span=+%u($retval):x64", o->cpumask);
 }
 
+/* FILE must hold the probe's format too: it stores only the events recorded. */
+static int add_event(struct rec *r, const struct probe *p)
+{
+	char full[64];
+
+	snprintf(full, sizeof(full), "%s/%s", PROBE_SYSTEM, p->event);
+	return json_array_append_new(r->events, json_string(full)) ?
+	       sr_rec_fail(r, SR_EXIT_FAIL, -ENOMEM, "out of memory") : 0;
+}
+
 /* Create @p on the first of its functions the kernel accepts; 0 or -errno. */
 static int create_one(struct rec *r, const struct probe *p, const struct offs *o)
 {
@@ -251,7 +261,7 @@ static int create_one(struct rec *r, const struct probe *p, const struct offs *o
 		ret = tracefs_dynevent_create(ev) ? sr_rec_neg_errno() : 0;
 		if (!ret) {
 			r->probes[r->nr_probes++] = ev;
-			return 0;
+			return add_event(r, p);
 		}
 		tracefs_dynevent_free(ev);
 	}

@@ -98,20 +98,30 @@ enum sr_ev_type sr_tr_record_type(const struct sr_trace *t, const struct tep_rec
 {
 	int id = tep_data_type(t->tep, (struct tep_record *)rec);
 
-	return id >= 0 && id <= t->max_id ? t->type_of[id] : SR_EV_OTHER;
+	return id >= 0 && id <= t->max_id ? t->type_of[id] : SR_EV_NR;
 }
 
-/* A direct map from event id to type: one lookup per record. */
+/*
+ * A direct map from event id to type: one lookup per record.  Ids with no
+ * format in the file map to SR_EV_NR: a recorder that kept the data but
+ * not the formats (the file cannot say what those records are).
+ */
 int sr_tr_build_type_map(struct sr_trace *t)
 {
+	int nr = tep_get_events_count(t->tep);
+	struct tep_event **all = nr > 0 ? tep_list_events(t->tep, TEP_EVENT_SORT_ID) : NULL;
+
 	t->max_id = -1;
-	for (int i = 0; i < SR_EV_OTHER; i++)
-		if (t->slot[i].id > t->max_id)
-			t->max_id = t->slot[i].id;
+	for (int i = 0; all && i < nr; i++)
+		if (all[i]->id > t->max_id && all[i]->id < (1 << 20))
+			t->max_id = all[i]->id;
 	t->type_of = malloc(t->max_id + 1 > 0 ? t->max_id + 1 : 1);
 	if (!t->type_of)
 		return -ENOMEM;
-	memset(t->type_of, SR_EV_OTHER, t->max_id + 1 > 0 ? t->max_id + 1 : 1);
+	memset(t->type_of, SR_EV_NR, t->max_id + 1 > 0 ? t->max_id + 1 : 1);
+	for (int i = 0; all && i < nr; i++)
+		if (all[i]->id >= 0 && all[i]->id <= t->max_id)
+			t->type_of[all[i]->id] = SR_EV_OTHER;
 	for (int i = 0; i < SR_EV_OTHER; i++)
 		if (t->slot[i].id >= 0)
 			t->type_of[t->slot[i].id] = (uint8_t)i;

@@ -156,6 +156,10 @@ static int deliver(struct iter *it, struct tep_record *rec, int cpu)
 	account(t, &t->info.cpu[cpu], rec);
 	memset(&ev, 0, sizeof(ev));
 	ev.type = sr_tr_record_type(t, rec);
+	if (ev.type == SR_EV_NR) {
+		t->info.events_no_format++;
+		ev.type = SR_EV_OTHER;
+	}
 	ev.cpu = cpu;
 	ev.ts = rec->ts;
 	ev.missed_before = rec->missed_events;

@@ -551,6 +551,10 @@ void sr_run_end(struct sr_run *r, uint64_t end)
 			    "sched_wakeup was counted unpaired");
 	if (!r->state.wc.cls[SR_W_PLACED] && !r->state.wc.cls[SR_W_RUNNABLE])
 		sr_run_warn(r, "no wakeup could be classified in this trace");
+	if (r->info->events_no_format)
+		sr_run_warn(r, "%llu records are of events whose format the file does not hold "
+			    "(the recorder kept their data, not their formats): they were skipped "
+			    "as unknown", (unsigned long long)r->info->events_no_format);
 	warn_dropped(r);
 }
 
