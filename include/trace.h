@@ -202,6 +202,7 @@ struct sr_trace_out {
 	const bool *has_buffer;		/* nr_cpus: false writes an empty stream */
 	const char *clock;		/* the trace clock the instance used */
 	const char *writer;		/* the file's version option, e.g. "schedreplay 0.1.0" */
+	const char *uname;		/* the uname option; NULL: this machine's */
 	/* "system/event" of the events recorded: only their formats are stored; NULL: all */
 	const char *const *events;
 	/* more options, e.g. x86-tsc's TSC2NSEC: u32 mult, u32 shift, u64 offset */

@@ -41,7 +41,9 @@ static void add_options(const struct sr_trace_out *o, struct tracecmd_output *ou
 	struct utsname u;
 	char *text;
 
-	if (!uname(&u)) {
+	if (o->uname) {
+		add_string_option(out, SR_TDAT_UNAME, o->uname);
+	} else if (!uname(&u)) {
 		snprintf(buf, sizeof(buf), "%s %s %s %s", u.sysname, u.nodename, u.release,
 			 u.machine);
 		add_string_option(out, SR_TDAT_UNAME, buf);

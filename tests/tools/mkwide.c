@@ -35,6 +35,7 @@ void *tracecmd_record_page(struct tracecmd_input *handle, struct tep_record *rec
 const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
 int tracecmd_page_size(struct tracecmd_input *handle);
 int tracecmd_cpus(struct tracecmd_input *handle);
+const char *tracecmd_get_uname(struct tracecmd_input *handle);
 
 /* Copy every page of @cpu, once each, to @path (empty for a CPU @h lacks). */
 static int copy_pages(struct tracecmd_input *h, int cpu, const char *path)
@@ -102,7 +103,7 @@ static size_t time_shift(uint8_t *buf, int nr_cpus)
 static const char *const events[] = {
 	"sched/sched_switch", "sched/sched_waking", "sched/sched_wakeup",
 	"sched/sched_wakeup_new", "sched/sched_migrate_task", "sched/sched_process_fork",
-	"sched/sched_process_exit", "sched/sched_process_exec", NULL,
+	"sched/sched_process_exit", "sched/sched_process_exec", "sched/sched_stat_runtime", NULL,
 };
 
 int main(int argc, char **argv)
@@ -143,7 +144,7 @@ int main(int argc, char **argv)
 		};
 		struct sr_trace_out o = { .path = argv[2], .nr_cpus = n, .has_buffer = has,
 					  .clock = clock ? clock : "local", .writer = "mkwide",
-					  .events = events, .kallsyms = kallsyms, .options = opts };
+					  .uname = tracecmd_get_uname(h), .events = events, .kallsyms = kallsyms, .options = opts };
 
 		if (!strcmp(mode, "tsc2nsec") || !strcmp(mode, "guest")) {
 			tsc_factors(&tsc[0], &tsc[1]);
