@@ -7,15 +7,7 @@
 # guest trace synchronised to its host's time, a CPU hotplug.
 #
 # usage: tests/run-hostile.sh BIN
-set -u
-bin=$(realpath "$1")
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top" || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL hostile: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
 
 # analysed NAME ARGS...: exit 0 and a report that passes the strict parser
 analysed() {
@@ -115,5 +107,4 @@ sys.exit(0 if ok and r["cpus"][5]["unknown_ns"] > 4e9 else 1)' "$tmp/hotplug.jso
 		bad "hotplug: CPU 5's offline time is not reported"
 	fi
 fi
-echo "hostile: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish hostile
