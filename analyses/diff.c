@@ -34,6 +34,7 @@ static const char *const hints[SR_DIFF_NR_DEPS] = {
 	[10] = "recent_used_cpu: a trace that starts before the task's previous wakeup",
 	[11] = "idle_stamp: a trace that starts before the CPU went idle",
 	[12] = "load estimate: knob-free; record --probes gives the kernel's own loads",
+	[13] = "wakee_flips: a trace that starts before the tasks (or their parents) woke others",
 };
 
 uint64_t sr_diff_total(const uint64_t *by_det)

@@ -118,6 +118,8 @@ struct sr_decision {
 	enum sr_decider decided_by;
 	unsigned int depends;		/* enum sr_dep the result depends on */
 	bool determined;		/* depends == 0 */
+	/* wake_wide()'s answer, and whether the flips' bounds allow the other one */
+	bool wide, wide_uncertain;
 	struct sr_sis_fx fx, alt_fx;	/* hints left under cpu's and alt_cpu's sync value */
 	struct sr_trail trail;
 };

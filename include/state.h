@@ -117,6 +117,13 @@ struct sr_task_view {
 	uint64_t last_switch_out;	/* ns; 0 if never seen */
 	/* record_wakee() bookkeeping, as the kernel keeps it on the task */
 	unsigned int wakee_flips;
+	/*
+	 * Bounds on the kernel's wakee_flips: equal to wakee_flips when the
+	 * task's whole history is in the trace.  A task that predates the
+	 * trace (or was forked by one) carries flips nobody saw: max starts at
+	 * UINT_MAX and only halvings bring it down (src/state/record_wakee.c).
+	 */
+	unsigned int wakee_flips_min, wakee_flips_max;
 	uint64_t wakee_flip_decay_ts;	/* in jiffies, like the kernel */
 	int last_wakee;			/* pid, 0 if none */
 	/* The same counter under Gorman's heavy-waker coupling (sr_record_wakee_heavy()). */
@@ -173,6 +180,8 @@ enum sr_dep {
 	SR_DEP_RECENT_CPU	= 1 << 10,	/* p->recent_used_cpu unknown */
 	SR_DEP_IDLE_STAMP	= 1 << 11,	/* rq->idle_stamp from before the trace */
 	SR_DEP_LOAD_ESTIMATE	= 1 << 12,	/* a load comparison inside the PELT estimate's error */
+	SR_DEP_WAKEE_FLIPS	= 1 << 13,	/* wakee_flips inherited from before the trace, or
+						 * a decay at the jiffy the trace cannot place */
 };
 
 /* Everything a model may read about one wakeup. */
@@ -198,6 +207,8 @@ struct sr_wake_ctx {
 	 */
 	unsigned int load_error_pct;
 	bool curr_percpu_kthread;	/* current is a per-CPU kthread (is_per_cpu_kthread()) */
+	/* what-if replays (replay/policy.c): 0 wake_wide() computes, 1 wide, -1 narrow */
+	signed char force_wide;
 	/* rq(this)->wake_avg_idle and wake_stamp (5.13 - 6.6 SIS_PROP), when known */
 	struct {
 		bool known;

@@ -57,6 +57,7 @@ static void decision_reset(struct sr_decision *d, bool quiet)
 	d->decided_by = SR_BY_NONE;
 	d->depends = 0;
 	d->determined = false;
+	d->wide = d->wide_uncertain = false;
 	d->fx = (struct sr_sis_fx){ .target = -1, .recent_used_cpu = -1, .cpu_no_scan = -1 };
 	d->alt_fx = d->fx;
 	d->trail.n = 0;
@@ -82,6 +83,28 @@ static int not_fair(struct sr_decision *d, bool quiet)
 		     "another class: select_task_rq_rt/dl() is not modelled", -1);
 	d->decided_by = SR_BY_NOT_FAIR;
 	return 0;
+}
+
+/*
+ * wake_wide() read counters the trace does not pin (inherited from before
+ * it, or a decay a tick from ours): replay with the other answer under the
+ * primary sync value; the input matters only if the CPU changes.
+ */
+static int wide_what_if(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			struct sr_decision *d)
+{
+	struct sr_wake_ctx c = *ctx;
+	struct sr_decision alt;
+	int ret;
+
+	if (!d->wide_uncertain)
+		return 0;
+	c.force_wide = d->wide ? -1 : 1;
+	ret = decide_once(pol, &c, ctx->sync != SR_UNKNOWN ? ctx->sync :
+			  d->sync_assumed ? SR_YES : SR_NO, &alt, true);
+	if (!ret && alt.cpu != d->cpu)
+		d->depends |= SR_DEP_WAKEE_FLIPS;
+	return ret;
 }
 
 static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
@@ -120,6 +143,8 @@ static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		d->depends |= alt.depends;
 	}
 out:
+	if (!ret)
+		ret = wide_what_if(pol, ctx, d);
 	d->depends |= ctx->unknown & (SR_DEP_LOST_EVENTS);
 	d->determined = d->depends == 0;
 	return ret;
@@ -200,6 +225,7 @@ const char *sr_dep_name(enum sr_dep dep)
 	case SR_DEP_RECENT_CPU: return "recent_used_cpu";
 	case SR_DEP_IDLE_STAMP: return "idle_stamp";
 	case SR_DEP_LOAD_ESTIMATE: return "load_estimate";
+	case SR_DEP_WAKEE_FLIPS: return "wakee_flips";
 	}
 	return "invalid";
 }

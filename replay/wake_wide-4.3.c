@@ -89,12 +89,82 @@ bool sr_wake_wide_heavy(const struct sr_wake_ctx *ctx, struct sr_decision *d)
 	return wake_wide_ms(ctx, d, true);
 }
 
+/* ------------------------------------------------------------ flips the trace cannot pin */
+
+struct span {
+	uint64_t lo, hi;
+};
+
+static struct span flips_span(const struct sr_task_view *t)
+{
+	if (!t)
+		return (struct span){ 0, 0 };	/* an irq waking: master is 0 */
+	/* bounds that do not hold the count are unset (a hand-made view): exact */
+	if (t->wakee_flips_min > t->wakee_flips || t->wakee_flips_max < t->wakee_flips)
+		return (struct span){ t->wakee_flips, t->wakee_flips };
+	return (struct span){ t->wakee_flips_min, t->wakee_flips_max };
+}
+
+/* Galbraith's test (4.3+) or Wang's (3.12 - 4.2) on one pair of counters, in unsigned int. */
+static bool wide_at(bool wang, uint64_t waker64, uint64_t wakee64, uint64_t f64)
+{
+	unsigned int waker = (unsigned int)waker64, wakee = (unsigned int)wakee64;
+	unsigned int f = (unsigned int)f64;
+	unsigned int m = waker > wakee ? waker : wakee, s = waker > wakee ? wakee : waker;
+
+	if (wang)
+		return wakee > f && waker > f * wakee;
+	return !(s < f || m < s * f);
+}
+
+/*
+ * Whether some pair of counters within the bounds gives the other answer.
+ * Both tests are monotone along the rectangle's edges and its diagonal, so
+ * the corners, the diagonal point and the points where a count first
+ * reaches the factor are enough.
+ */
+static bool wide_uncertain(const struct sr_wake_ctx *ctx, bool wang, uint64_t f, bool wide)
+{
+	struct span w = flips_span(ctx->curr), p = flips_span(ctx->p);
+	uint64_t diag = w.lo > p.lo ? w.lo : p.lo;
+	uint64_t pts[][2] = {
+		{ w.lo, p.lo }, { w.lo, p.hi }, { w.hi, p.lo }, { w.hi, p.hi },
+		{ w.hi, p.lo > f + 1 ? p.lo : (f + 1 < p.hi ? f + 1 : p.hi) },
+		{ w.lo > f ? w.lo : (f < w.hi ? f : w.hi), p.hi },
+		{ w.hi, p.lo > f ? p.lo : (f < p.hi ? f : p.hi) },
+		{ diag <= w.hi && diag <= p.hi ? diag : w.lo, diag <= w.hi && diag <= p.hi ? diag : p.lo },
+	};
+
+	if (w.lo == w.hi && p.lo == p.hi)
+		return false;
+	for (size_t i = 0; i < SR_ARRAY_SIZE(pts); i++)
+		if (wide_at(wang, pts[i][0], pts[i][1], f) != wide)
+			return true;
+	return false;
+}
+
 bool sr_wake_wide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		  struct sr_decision *d)
 {
-	if (pol->knobs.features & SR_F_WAKEE_HEAVY)
-		return sr_wake_wide_heavy(ctx, d);
-	if (pol->knobs.kver < SR_KV(4, 3))
-		return sr_wake_wide_312(ctx, d);
-	return sr_wake_wide_43(ctx, d);
+	bool heavy = pol->knobs.features & SR_F_WAKEE_HEAVY;
+	bool wang = pol->knobs.kver < SR_KV(4, 3);
+	uint64_t f = (uint64_t)sr_llc_size(ctx->topo, ctx->this_cpu);
+	bool wide;
+
+	if (ctx->force_wide) {
+		wide = ctx->force_wide > 0;
+		if (d)
+			sr_trail_add(&d->trail, "wake_wide", "what-if", wide ? "wide" : "not wide", -1);
+		return wide;
+	}
+	wide = heavy ? sr_wake_wide_heavy(ctx, d) :
+	       wang ? sr_wake_wide_312(ctx, d) : sr_wake_wide_43(ctx, d);
+	if (d) {
+		d->wide = wide;
+		/* the heavy counters share the unknown past: any doubt counts */
+		d->wide_uncertain = heavy ? flips_span(ctx->p).lo != flips_span(ctx->p).hi ||
+					    flips_span(ctx->curr).lo != flips_span(ctx->curr).hi :
+				    wide_uncertain(ctx, wang, f, wide);
+	}
+	return wide;
 }

@@ -10,6 +10,7 @@
  * do in the kernel.
  */
 #include <errno.h>
+#include <limits.h>
 #include "state.h"
 
 /* time_after(a, b): a is later than b, wrap-safe as the kernel's signed difference. */
@@ -26,22 +27,54 @@ static int record_args_ok(const struct sr_task_view *waker, const struct sr_task
 	return 0;
 }
 
+/*
+ * The bounds on the kernel's counter (struct sr_task_view).  The trace
+ * clock and jiffies tick at unknown phases to each other, so the kernel's
+ * jiffies since the last decay may be one more or one less than ours: a
+ * halving within a tick of the boundary may or may not have happened yet.
+ */
+static void bound_flips(struct sr_task_view *w, uint64_t jiffies, unsigned int hz, bool inc)
+{
+	bool may = time_after_jiffies(jiffies + 1, w->wakee_flip_decay_ts + hz);
+	bool must = time_after_jiffies(jiffies, w->wakee_flip_decay_ts + hz + 1);
+
+	if (may)
+		w->wakee_flips_min >>= 1;
+	if (must)
+		w->wakee_flips_max >>= 1;
+	if (!inc)
+		return;
+	/* an unknown last_wakee may have been this wakee: no flip then */
+	if (w->last_wakee || w->wakee_flips_min == w->wakee_flips_max)
+		w->wakee_flips_min++;
+	if (w->wakee_flips_max < UINT_MAX)
+		w->wakee_flips_max++;
+}
+
 int sr_record_wakee(struct sr_task_view *waker, struct sr_task_view *wakee, uint64_t jiffies,
 		 unsigned int hz, int llc_size)
 {
 	int ret = record_args_ok(waker, wakee, hz);
+	bool inc;
 
 	if (ret)
 		return ret;
+	inc = waker->last_wakee != wakee->pid;
+	bound_flips(waker, jiffies, hz, inc);
 	/* One halving however long the gap: rare wakers never built up flips. */
 	if (time_after_jiffies(jiffies, waker->wakee_flip_decay_ts + hz)) {
 		waker->wakee_flips >>= 1;
 		waker->wakee_flip_decay_ts = jiffies;
 	}
-	if (waker->last_wakee != wakee->pid) {
+	if (inc) {
 		waker->last_wakee = wakee->pid;
 		waker->wakee_flips++;
 	}
+	/* the bounds hold the estimate (a decay it made may be one the kernel has not) */
+	if (waker->wakee_flips_min > waker->wakee_flips)
+		waker->wakee_flips_min = waker->wakee_flips;
+	if (waker->wakee_flips_max < waker->wakee_flips)
+		waker->wakee_flips_max = waker->wakee_flips;
 	return 0;
 }
 

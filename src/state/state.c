@@ -13,6 +13,7 @@
  * until its next sched_switch.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include "state-priv.h"
 
@@ -43,6 +44,7 @@ void sr_st_task_reset(struct sr_task *t, int pid, uint64_t now)
 	t->v.weight = SR_NICE_0_LOAD;
 	t->v.cpu = -1;
 	t->v.recent_used_cpu = -1;
+	t->v.wakee_flips_max = UINT_MAX;	/* its flips before the trace: unknown */
 	t->bound_cpu = -1;
 	t->delayed_cpu = -1;
 	t->last_out_cpu = -1;
@@ -104,6 +106,8 @@ static void on_fork(struct sr_state *s, const struct sr_event *ev)
 	sr_st_task_set_prio(s, child, parent->v.prio);
 	/* dup_task_struct() copies the waker bookkeeping; sched_fork() leaves it */
 	child->v.wakee_flips = parent->v.wakee_flips;
+	child->v.wakee_flips_min = parent->v.wakee_flips_min;
+	child->v.wakee_flips_max = parent->v.wakee_flips_max;
 	child->v.wakee_flips_heavy = parent->v.wakee_flips_heavy;
 	child->v.wakee_flip_decay_ts = parent->v.wakee_flip_decay_ts;
 	child->v.last_wakee = parent->v.last_wakee;

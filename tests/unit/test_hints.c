@@ -5,6 +5,7 @@
  * has_idle_cores, rq->idle_stamp, recent_used_cpu and the WF_SYNC evidence
  * learnt from the reference answers, idle-task wakers, fork inheritance.
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -169,6 +170,36 @@ static void test_idle_waker(void **state)
 	fx_free(f);
 }
 
+/*
+ * Bounds on the kernel's wakee_flips: a task from before the trace has an
+ * unknown count (max UINT_MAX) that only halvings bring down; a decay one
+ * tick from the boundary may not have happened in the kernel yet.
+ */
+static void test_flips_bounds(void **state)
+{
+	struct sr_task_view w = { .pid = 1, .wakee_flips_max = UINT_MAX };
+	struct sr_task_view a = { .pid = 2 }, b = { .pid = 3 };
+	const unsigned int hz = 250;
+
+	assert_int_equal(sr_record_wakee(&w, &a, 10, hz, 4), 0);
+	assert_int_equal(w.wakee_flips, 1);
+	assert_int_equal(w.wakee_flips_min, 0);		/* last_wakee unknown: maybe a */
+	assert_true(w.wakee_flips_max == UINT_MAX);
+	assert_int_equal(sr_record_wakee(&w, &b, 20, hz, 4), 0);
+	assert_int_equal(w.wakee_flips_min, 1);
+	/* 10 + 250 + 2: a halving on both sides of the uncertain tick */
+	assert_int_equal(sr_record_wakee(&w, &a, 262, hz, 4), 0);
+	assert_int_equal(w.wakee_flips, 2);		/* 2 >> 1, + 1 */
+	assert_true(w.wakee_flips_max == UINT_MAX / 2 + 1);
+	/* one tick past the stamp's second: the kernel may not have halved */
+	w = (struct sr_task_view){ .pid = 1, .wakee_flips = 8, .wakee_flips_min = 8,
+				   .wakee_flips_max = 8, .last_wakee = 2 };
+	assert_int_equal(sr_record_wakee(&w, &a, 251, hz, 4), 0);
+	assert_int_equal(w.wakee_flips, 4);
+	assert_int_equal(w.wakee_flips_min, 4);
+	assert_int_equal(w.wakee_flips_max, 8);
+}
+
 /* A child inherits its parent's flips; wake_up_new_task() sets recent_used_cpu. */
 static void test_fork_inherits(void **state)
 {
@@ -185,6 +216,7 @@ static void test_fork_inherits(void **state)
 				 .prio = 120, .target_cpu = 3, .common_pid = -1 });
 	child = sr_state_task(&f->s, 300);
 	assert_int_equal(child->v.wakee_flips, 7);
+	assert_true(child->v.wakee_flips_max == UINT_MAX);	/* the parent predates the trace */
 	assert_int_equal(child->v.last_wakee, 55);
 	assert_int_equal(child->v.recent_used_cpu, 1);
 	ev(f, (struct sr_event){ .type = SR_EV_EXIT, .ts = 2200, .cpu = 1, .pid = 100,
@@ -252,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_follow_reference),
 		cmocka_unit_test(test_reference_missed),
 		cmocka_unit_test(test_idle_waker),
+		cmocka_unit_test(test_flips_bounds),
 		cmocka_unit_test(test_fork_inherits),
 		cmocka_unit_test(test_nr_idle_scan),
 	};

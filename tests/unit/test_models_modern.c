@@ -580,6 +580,35 @@ static void set_flips(struct fx *f, unsigned int waker, unsigned int wakee)
 	f->p.wakee_flips_heavy = wakee;
 }
 
+/*
+ * Flips the trace cannot pin: a wakee whose count may be anywhere in [3, 9]
+ * (factor 4) could make wake_wide() go either way; one known exactly cannot.
+ */
+static void test_wake_wide_bounds(void **state)
+{
+	struct fx *f = fx_new("cores-per-llc=4", SR_ERA_511, 0, 4);
+
+	set_flips(f, 40, 3);
+	f->curr.wakee_flips_min = f->curr.wakee_flips_max = 40;
+	f->p.wakee_flips_min = f->p.wakee_flips_max = 3;
+	memset(&f->d, 0, sizeof(f->d));
+	assert_false(sr_wake_wide(&f->pol, &f->ctx, &f->d));
+	assert_false(f->d.wide_uncertain);
+	f->p.wakee_flips_max = 9;		/* 4..9 with 40 would be wide */
+	memset(&f->d, 0, sizeof(f->d));
+	assert_false(sr_wake_wide(&f->pol, &f->ctx, &f->d));
+	assert_true(f->d.wide_uncertain);
+	/* a waker of 12: master 12 < 4 * slave for every slave in 4..11: narrow throughout */
+	f->p.wakee_flips_max = 11;
+	f->curr.wakee_flips_min = f->curr.wakee_flips_max = f->curr.wakee_flips = 12;
+	memset(&f->d, 0, sizeof(f->d));
+	assert_false(sr_wake_wide(&f->pol, &f->ctx, &f->d));
+	assert_false(f->d.wide_uncertain);
+	f->ctx.force_wide = 1;			/* a what-if replay */
+	assert_true(sr_wake_wide(&f->pol, &f->ctx, &f->d));
+	fx_free(f);
+}
+
 /* W13: Galbraith's wake_wide with llc_size 8, master/slave swapped as needed. */
 static void test_w13_wake_wide(void **state)
 {
@@ -1223,6 +1252,7 @@ int main(void)
 		cmocka_unit_test(test_w21_task_h_load),
 		cmocka_unit_test(test_task_h_load_ctx),
 		cmocka_unit_test(test_w13_wake_wide),
+		cmocka_unit_test(test_wake_wide_bounds),
 		cmocka_unit_test(test_w13_wake_wide_heavy),
 		cmocka_unit_test(test_wake_wide_312),
 		cmocka_unit_test(test_wake_wide_integer_edges),
