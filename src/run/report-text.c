@@ -6,6 +6,8 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "run.h"
 
 static double pct(uint64_t n, uint64_t of)
@@ -34,17 +36,37 @@ static void print_filter(const struct sr_filter *flt, FILE *f)
 	fprintf(f, " below the wakeup counts\n");
 }
 
+/* @s (a path, a release, ...) as text output shows it; freed by the caller. */
+static char *text_of(const char *s)
+{
+	size_t size = SR_TEXT_SIZE(strlen(s));
+	char *buf = malloc(size);
+
+	return buf ? (char *)sr_text(s, buf, size) : NULL;
+}
+
+/* The file, release and clock come from the trace, the path from the user: any bytes. */
 static void print_trace(const struct sr_run *r, FILE *f)
 {
 	const struct sr_trace_info *i = r->info;
+	char *path = text_of(r->opts.path ? r->opts.path : "?");
+	char *rel = text_of(i->release[0] ? i->release : "unknown");
+	char *clock = text_of(i->clock[0] ? i->clock : "unknown");
+	char *topo = text_of(r->opts.topology ? r->opts.topology : "");
+	char *note = text_of(r->policy_note);
 
 	fprintf(f, "Trace %s: kernel %s, %d CPUs, %.3f s from %.6f s, clock %s\n",
-		r->opts.path ? r->opts.path : "?", i->release[0] ? i->release : "unknown",
-		i->nr_cpus, (double)(i->last_ts - i->first_ts) / 1e9, (double)i->first_ts / 1e9,
-		i->clock[0] ? i->clock : "unknown");
+		path ? path : "?", rel ? rel : "?", i->nr_cpus,
+		(double)(i->last_ts - i->first_ts) / 1e9, (double)i->first_ts / 1e9,
+		clock ? clock : "?");
 	fprintf(f, "Topology: %s%s%s\n", sr_topo_source_name(r->topo.source),
-		r->opts.topology ? " from " : "", r->opts.topology ? r->opts.topology : "");
-	fprintf(f, "Policies: %s\n", r->policy_note);
+		r->opts.topology ? " from " : "", topo ? topo : "");
+	fprintf(f, "Policies: %s\n", note ? note : "?");
+	free(path);
+	free(rel);
+	free(clock);
+	free(topo);
+	free(note);
 	print_filter(&r->opts.an.filter, f);
 }
 
