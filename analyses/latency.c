@@ -143,6 +143,7 @@ static void print_class(FILE *f, const struct latency *l, enum lat_class c)
 {
 	struct sr_hist h = l->h[c][0];
 	const struct sr_an_ref *m;
+	char comm[SR_TEXT_SIZE(SR_COMM_LEN)];
 	bool idle_max;
 
 	merge(&h, &l->h[c][1]);
@@ -152,7 +153,8 @@ static void print_class(FILE *f, const struct latency *l, enum lat_class c)
 	m = &l->max[c][idle_max];
 	fprintf(f, "  %-10s %8" PRIu64 " %10.1f %10.1f %10.1f  #%" PRIu64 " (%s:%d)\n",
 		class_names[c], h.count, (double)h.sum / (double)h.count / 1e3,
-		(double)sr_hist_pct(&h, 99) / 1e3, (double)h.max / 1e3, m->index, m->comm, m->pid);
+		(double)sr_hist_pct(&h, 99) / 1e3, (double)h.max / 1e3, m->index,
+		sr_text(m->comm, comm, sizeof(comm)), m->pid);
 }
 
 static void lat_print(struct sr_analysis *a, FILE *f)

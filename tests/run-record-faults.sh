@@ -39,13 +39,16 @@ sys.exit(0 if r["trace"]["events"]["sched_switch"] > 0 else 1)' "$tmp/rep.json"
 }
 
 # leftovers NAME: no temporary per-CPU directory next to the output, no instance
+# (schedreplay-PID) whose recorder has gone: a live one is another recording's
 leftovers() {
-	local n
+	local n d
 	n=$(find "$tmp" -maxdepth 2 -name '*.tmp-*' | wc -l)
 	[ "$n" -eq 0 ] || bad "$1: $n temporary directories left"
-	if [ -n "$T" ] && ls -d "$T"/instances/schedreplay-* >/dev/null 2>&1; then
-		bad "$1: a schedreplay instance was left in $T/instances"
-	fi
+	[ -n "$T" ] || return
+	for d in "$T"/instances/schedreplay-*; do
+		[ -d "$d" ] && [ ! -d "/proc/${d##*-}" ] &&
+			bad "$1: instance ${d##*/} was left in $T/instances"
+	done
 }
 
 # interrupt SIGNAL: the first one stops recording; COMMAND ends; FILE is good
