@@ -150,20 +150,6 @@ int sr_cpulist_format(const struct sr_cpumask *m, char *buf, size_t len);
 /* Hex masks as %*pb prints them ("00000000,0000000f"); same returns. */
 int sr_cpumask_parse_hex(const char *s, struct sr_cpumask *m);
 
-static inline bool sr_mask_equal(const struct sr_cpumask *a, const struct sr_cpumask *b)
-{
-	return !memcmp(a, b, sizeof(*a));
-}
-
-/* @a is contained in @b. */
-static inline bool sr_mask_subset(const struct sr_cpumask *a, const struct sr_cpumask *b)
-{
-	for (int i = 0; i < SR_MASK_WORDS; i++)
-		if (a->bits[i] & ~b->bits[i])
-			return false;
-	return true;
-}
-
 /* How far apart two CPUs are, for divergence and diff breakdowns. */
 enum sr_cpu_relation {
 	SR_REL_SAME_CORE, SR_REL_SAME_LLC, SR_REL_CROSS_LLC, SR_REL_CROSS_NODE, SR_REL_NR
