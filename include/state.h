@@ -573,5 +573,7 @@ const char *sr_outcome_name(enum sr_outcome o);
 
 /* PELT helpers, exposed for tests: y^n decay over @dt ns (half-life 32 periods of 1024 µs). */
 double sr_pelt_decay(uint64_t dt);
+/* decay_load(): @val * y^@n periods in the kernel's fixed point. */
+uint64_t sr_pelt_decay_load(uint64_t val, uint64_t n);
 
 #endif /* SR_STATE_H */

@@ -4,18 +4,11 @@
  * sr_st_task_move(), which keeps each CPU's nr_running, load weight and
  * PELT-like averages equal to the sum over the tasks counted there.
  */
-#include <math.h>
 #include <errno.h>
 #include <stdlib.h>
 #include "state-priv.h"
 
-#define PELT_HALFLIFE_NS	33554432.0	/* 32 periods of 1024 * 1024 ns */
 #define PELT_WARM_NS		362000000ULL	/* LOAD_AVG_MAX_N = 345 periods */
-
-double sr_pelt_decay(uint64_t dt)
-{
-	return exp2(-(double)dt / PELT_HALFLIFE_NS);
-}
 
 /* Advance the task's PELT fractions to @now under its current state. */
 void sr_st_task_pelt(struct sr_state *s, struct sr_task *t, uint64_t now)
