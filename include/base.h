@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -297,23 +298,30 @@ json_t *sr_hist_json(const struct sr_hist *h);
 /* ------------------------------------------------------------ files */
 
 /*
- * Rows of a table written as NDJSON into a gzip file, the form DuckDB and
- * Spark read with schema inference.  A failed write is sticky: close()
- * reports it, so a caller checks once.
+ * Rows of a table written as NDJSON: plain, gzip or zstd.  Lines gather in
+ * one staging buffer that leaves in large blocks.  A failed write is
+ * sticky: close() reports it, so a caller checks once.
  */
+enum sr_ndjson_kind { SR_NDJSON_PLAIN, SR_NDJSON_GZIP, SR_NDJSON_ZSTD };
+
 struct sr_ndjson {
+	enum sr_ndjson_kind kind;
 	void *gz;			/* gzFile */
-	char *buf;			/* one rendered row */
-	size_t size;
+	void *zs;			/* ZSTD_CCtx */
+	FILE *f;			/* plain and zstd output; stdout for "-" */
+	char *stage, *zout;
+	size_t stage_size, stage_len, zout_size;
 	bool failed;
 	uint64_t rows;
 };
 
-/* 0 or -errno. */
+/* A gzip file (the batch dataset's tables).  0 or -errno. */
 int sr_ndjson_open(struct sr_ndjson *w, const char *path);
+/* By @path's name: "*.gz" gzip, "*.zst" zstd, "-" stdout, else plain.  0 or -errno. */
+int sr_ndjson_open_by_name(struct sr_ndjson *w, const char *path);
 /* One compact line; 0, or -EIO once any write failed. */
 int sr_ndjson_write(struct sr_ndjson *w, const json_t *row);
-/* Flush and close; 0 or -EIO when any write failed.  Safe on a closed writer. */
+/* Flush and close (stdout is flushed, not closed); 0 or -EIO when any write failed. */
 int sr_ndjson_close(struct sr_ndjson *w);
 
 /* SHA-256 of a file's contents as 64 lower-case hex digits, and its size.  0 or -errno. */
