@@ -167,6 +167,11 @@ $(BUILD)/mkwide: tests/tools/mkwide.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
+# A synthetic busy machine of N CPUs, for make bench's per-wakeup cost (root, tracefs).
+$(BUILD)/mksynth: tests/tools/mksynth.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
 dataset: $(BIN)
 	$(Q)SR_DATASET_QUICK=$(if $(filter 1,$(SANITIZE)),1,0) tests/run-dataset.sh $(BIN)
 

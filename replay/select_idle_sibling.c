@@ -141,6 +141,8 @@ static const struct sr_domain *asym_sd(const struct sr_sis *s, int cpu)
 /* The sched_asym_cpucapacity static key: some domain spans CPUs of different capacity. */
 static bool asym_active(const struct sr_sis *s)
 {
+	if (s->t->asym_cached)
+		return s->t->asym_cached == 2;
 	for (int c = 0; c < s->t->nr_cpus; c++)
 		if (sr_lowest_flag_domain(s->t, c, SD_ASYM_CPUCAPACITY))
 			return true;

@@ -263,6 +263,14 @@ void sr_topo_free(struct sr_topo *t)
 	t->nr_cpus = 0;
 }
 
+void sr_topo_cache_asym(struct sr_topo *t)
+{
+	t->asym_cached = 1;
+	for (int c = 0; c < t->nr_cpus; c++)
+		if (sr_lowest_flag_domain(t, c, SD_ASYM_CPUCAPACITY))
+			t->asym_cached = 2;
+}
+
 const struct sr_domain *sr_lowest_flag_domain(const struct sr_topo *t, int cpu,
 					      unsigned int flags)
 {

@@ -413,6 +413,7 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 	ret = setup_topology(r, err);
 	if (ret)
 		return ret;
+	sr_topo_cache_asym(&r->topo);
 	ret = setup_policies(r, err);
 	if (ret)
 		return ret;
