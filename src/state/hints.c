@@ -177,6 +177,8 @@ static bool llc_balanced_since(const struct sr_state *s, const struct sr_domain 
 	bool has_idle = false;
 	int c;
 
+	if (s->now - since < idle_iv)	/* too soon for either balance (busy_iv > idle_iv) */
+		return false;
 	sr_for_each_cpu(c, &sd->span) {
 		uint64_t from = s->cpu[c].busy_since > since ? s->cpu[c].busy_since : since;
 
@@ -233,14 +235,17 @@ void sr_st_fill_llc_hints(struct sr_state *s)
 		if (llc != cpu)
 			continue;
 		update_nr_idle_scan(s, llc, overloaded);
-		s->llc_idle_core[llc] = s->idle_cores_known[llc] ? s->idle_cores[llc] :
-					idle_core_now(s, llc);
+		/* only an LLC whose runqueues changed is scanned again */
+		if (!s->llc_idle_core_valid[llc]) {
+			s->llc_idle_core[llc] = idle_core_now(s, llc);
+			s->llc_idle_core_valid[llc] = true;
+		}
 	}
 	for (int cpu = 0; cpu < s->cfg.nr_cpus; cpu++) {
 		int llc = t->cpu[cpu].llc_id;
 		bool known = s->idle_cores_known[llc];
 
-		s->llc[cpu].has_idle_cores = s->llc_idle_core[llc];
+		s->llc[cpu].has_idle_cores = known ? s->idle_cores[llc] : s->llc_idle_core[llc];
 		s->llc[cpu].idle_cores_unknown = !known;
 		s->llc[cpu].nr_idle_scan = s->nr_idle_scan[llc];
 		s->llc[cpu].nr_idle_scan_estimated = true;
