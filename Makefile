@@ -197,8 +197,8 @@ valgrind: $(BIN) $(TEST_BINS) $(FUZZERS:%=$(BUILD)/fuzz/%-replay)
 $(BUILD)/bare-read: tests/bench/bare-read.c
 	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(PKG_LIBS)
 
-bench: $(BIN) $(BUILD)/bare-read
-	$(Q)tests/bench.sh $(BIN) $(BUILD)/bare-read
+bench: $(BIN) $(BUILD)/bare-read $(BUILD)/mksynth
+	$(Q)tests/bench.sh $(BIN) $(BUILD)/bare-read $(BUILD)/mksynth
 	$(Q)tests/bench-batch.sh $(BIN)
 
 # How often the recording kernel's preset reproduces the kernel's choice (not a test).
