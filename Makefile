@@ -10,7 +10,7 @@ DOCDIR    ?= $(PREFIX)/share/doc/schedreplay
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS      := libtracecmd libtraceevent libtracefs jansson zlib libbpf cairo libcrypto
+PKGS      := libtracecmd libtraceevent libtracefs jansson zlib libzstd libbpf cairo libcrypto
 
 ifeq ($(FUZZ),1)
 # libFuzzer harnesses (tests/fuzz/): the library instrumented for coverage, under
@@ -167,6 +167,11 @@ $(BUILD)/mkwide: tests/tools/mkwide.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
+# A synthetic busy machine of N CPUs, for make bench's per-wakeup cost (root, tracefs).
+$(BUILD)/mksynth: tests/tools/mksynth.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
 dataset: $(BIN)
 	$(Q)SR_DATASET_QUICK=$(if $(filter 1,$(SANITIZE)),1,0) tests/run-dataset.sh $(BIN)
 
@@ -192,8 +197,8 @@ valgrind: $(BIN) $(TEST_BINS) $(FUZZERS:%=$(BUILD)/fuzz/%-replay)
 $(BUILD)/bare-read: tests/bench/bare-read.c
 	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(PKG_LIBS)
 
-bench: $(BIN) $(BUILD)/bare-read
-	$(Q)tests/bench.sh $(BIN) $(BUILD)/bare-read
+bench: $(BIN) $(BUILD)/bare-read $(BUILD)/mksynth
+	$(Q)tests/bench.sh $(BIN) $(BUILD)/bare-read $(BUILD)/mksynth
 	$(Q)tests/bench-batch.sh $(BIN)
 
 # How often the recording kernel's preset reproduces the kernel's choice (not a test).

@@ -313,6 +313,28 @@ int sr_explain_target(const struct sr_analysis *a, int *pid, int64_t *at)
 	return 0;
 }
 
+/*
+ * Nothing later can change the answer: --wakeup N has met wakeup N; --at T
+ * has a candidate that no later wakeup can beat (past T by at least its
+ * distance) and it ran, or the task was woken again without running it.
+ */
+static bool ex_done(const struct sr_analysis *a)
+{
+	const struct sr_explain *e = a->data;
+	const struct sr_explain_cand *c = e->best;
+	const struct sr_task *t;
+	uint64_t now = a->view->state->now;
+
+	if (e->index)
+		return e->at >= 0;
+	if (!c->valid || now < (uint64_t)e->at || now - (uint64_t)e->at < dist(e, c->ts))
+		return false;
+	if (c->ran)
+		return true;
+	t = sr_state_task(a->view->state, e->pid);
+	return !t || t->note.ts != c->ts;
+}
+
 bool sr_explain_found(const struct sr_analysis *a)
 {
 	const struct sr_explain *e = a ? a->data : NULL;
@@ -329,4 +351,5 @@ const struct sr_analysis_ops sr_explain_analysis = {
 	.run = ex_run,
 	.report = ex_report,
 	.fini = ex_fini,
+	.done = ex_done,
 };

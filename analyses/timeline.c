@@ -163,6 +163,14 @@ const char *sr_tl_comm(const struct sr_timeline *tl, int pid)
 	return k ? k->comm : pid ? "?" : "<idle>";
 }
 
+/* Past the window, and explain's task has run. */
+static bool tl_done(const struct sr_analysis *a)
+{
+	const struct sr_timeline *tl = a->data;
+
+	return tl->last > tl->to && !tl->pid;
+}
+
 static void tl_fini(struct sr_analysis *a)
 {
 	struct sr_timeline *tl = a->data;
@@ -179,4 +187,5 @@ const struct sr_analysis_ops sr_timeline_analysis = {
 	.init = tl_init,
 	.event = tl_event,
 	.fini = tl_fini,
+	.done = tl_done,
 };

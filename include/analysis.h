@@ -102,6 +102,12 @@ struct sr_analysis_ops {
 	/* The same result as text, for analyze's text report (NULL: none). */
 	void (*print)(struct sr_analysis *a, FILE *f);
 	void (*fini)(struct sr_analysis *a);
+	/*
+	 * explain only: true once the analysis needs no more events (NULL:
+	 * never).  The run stops reading when every analysis that has one
+	 * says so, and warns that the trace was read only that far.
+	 */
+	bool (*done)(const struct sr_analysis *a);
 };
 
 /* One analysis in one run. */

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -68,33 +69,108 @@ int sr_json_errno(const json_error_t *e);
 
 struct sr_cpumask {
 	uint64_t bits[SR_MASK_WORDS];
+	/*
+	 * Only words below nw hold the mask; those above are ignored (never
+	 * read), so a walk, a count or a clear stops at the highest CPU ever
+	 * set, not at CPU 4095: a 2-CPU trace's masks cost one word, and
+	 * clearing a mask writes nothing but nw.  A zeroed mask is empty.
+	 */
+	int nw;
 };
 
 static inline void sr_mask_clear(struct sr_cpumask *m)
 {
-	memset(m, 0, sizeof(*m));
+	m->nw = 0;
 }
 
 static inline void sr_mask_set(struct sr_cpumask *m, int cpu)
 {
-	m->bits[cpu / 64] |= 1ULL << (cpu % 64);
+	int w = cpu / 64;
+
+	while (m->nw <= w)
+		m->bits[m->nw++] = 0;
+	m->bits[w] |= 1ULL << (cpu % 64);
 }
 
 static inline void sr_mask_unset(struct sr_cpumask *m, int cpu)
 {
-	m->bits[cpu / 64] &= ~(1ULL << (cpu % 64));
+	if (cpu / 64 < m->nw)
+		m->bits[cpu / 64] &= ~(1ULL << (cpu % 64));
 }
 
 static inline bool sr_mask_test(const struct sr_cpumask *m, int cpu)
 {
-	if (cpu < 0 || cpu >= SR_MAX_CPUS)
+	if (cpu < 0 || cpu / 64 >= m->nw)
 		return false;
 	return m->bits[cpu / 64] & (1ULL << (cpu % 64));
 }
 
+/* @m = @a, copying only the words that hold it. */
+static inline void sr_mask_copy(struct sr_cpumask *m, const struct sr_cpumask *a)
+{
+	memcpy(m->bits, a->bits, (size_t)a->nw * sizeof(a->bits[0]));
+	m->nw = a->nw;
+}
+
+/* @m |= @a */
+static inline void sr_mask_or(struct sr_cpumask *m, const struct sr_cpumask *a)
+{
+	for (int i = 0; i < a->nw; i++)
+		m->bits[i] = (i < m->nw ? m->bits[i] : 0) | a->bits[i];
+	if (a->nw > m->nw)
+		m->nw = a->nw;
+}
+
+/* @m &= @a */
+static inline void sr_mask_and(struct sr_cpumask *m, const struct sr_cpumask *a)
+{
+	for (int i = 0; i < m->nw; i++)
+		m->bits[i] &= i < a->nw ? a->bits[i] : 0;
+}
+
+/* @a is contained in @b. */
+static inline bool sr_mask_subset(const struct sr_cpumask *a, const struct sr_cpumask *b)
+{
+	for (int i = 0; i < a->nw; i++)
+		if (a->bits[i] & ~(i < b->nw ? b->bits[i] : 0))
+			return false;
+	return true;
+}
+
+static inline bool sr_mask_intersects(const struct sr_cpumask *a, const struct sr_cpumask *b)
+{
+	int n = a->nw < b->nw ? a->nw : b->nw;
+
+	for (int i = 0; i < n; i++)
+		if (a->bits[i] & b->bits[i])
+			return true;
+	return false;
+}
+
+static inline bool sr_mask_equal(const struct sr_cpumask *a, const struct sr_cpumask *b)
+{
+	int n = a->nw > b->nw ? a->nw : b->nw;
+
+	for (int i = 0; i < n; i++)
+		if ((i < a->nw ? a->bits[i] : 0) != (i < b->nw ? b->bits[i] : 0))
+			return false;
+	return true;
+}
+
 int sr_mask_weight(const struct sr_cpumask *m);
 /* Next set CPU at or after @cpu, or -1. */
-int sr_mask_next(const struct sr_cpumask *m, int cpu);
+static inline int sr_mask_next(const struct sr_cpumask *m, int cpu)
+{
+	if (cpu < 0)
+		cpu = 0;
+	for (int w = cpu / 64; w < m->nw; w++, cpu = w * 64) {
+		uint64_t word = m->bits[w] >> (cpu % 64);
+
+		if (word)
+			return cpu + __builtin_ctzll(word);
+	}
+	return -1;
+}
 /* First set CPU, or -1. */
 static inline int sr_mask_first(const struct sr_cpumask *m)
 {
@@ -103,6 +179,36 @@ static inline int sr_mask_first(const struct sr_cpumask *m)
 
 #define sr_for_each_cpu(cpu, m) \
 	for ((cpu) = sr_mask_first(m); (cpu) >= 0; (cpu) = sr_mask_next(m, (cpu) + 1))
+
+/*
+ * for_each_cpu_wrap(): the set CPUs from @start up, then those below it.
+ * The first one, then the one after @cpu; -1 when the walk is done.
+ */
+static inline int sr_mask_wrap_first(const struct sr_cpumask *m, int start)
+{
+	int n = sr_mask_next(m, start);
+
+	if (n >= 0)
+		return n;
+	n = sr_mask_next(m, 0);
+	return n < start ? n : -1;
+}
+
+static inline int sr_mask_wrap_next(const struct sr_cpumask *m, int cpu, int start)
+{
+	int n = sr_mask_next(m, cpu + 1);
+
+	if (cpu < start)
+		return n < start ? n : -1;
+	if (n >= 0)
+		return n;
+	n = sr_mask_next(m, 0);
+	return n < start ? n : -1;
+}
+
+#define sr_for_each_cpu_wrap(cpu, m, start) \
+	for ((cpu) = sr_mask_wrap_first(m, start); (cpu) >= 0; \
+	     (cpu) = sr_mask_wrap_next(m, cpu, start))
 
 /* ------------------------------------------------------------ kernel constants */
 
@@ -192,23 +298,30 @@ json_t *sr_hist_json(const struct sr_hist *h);
 /* ------------------------------------------------------------ files */
 
 /*
- * Rows of a table written as NDJSON into a gzip file, the form DuckDB and
- * Spark read with schema inference.  A failed write is sticky: close()
- * reports it, so a caller checks once.
+ * Rows of a table written as NDJSON: plain, gzip or zstd.  Lines gather in
+ * one staging buffer that leaves in large blocks.  A failed write is
+ * sticky: close() reports it, so a caller checks once.
  */
+enum sr_ndjson_kind { SR_NDJSON_PLAIN, SR_NDJSON_GZIP, SR_NDJSON_ZSTD };
+
 struct sr_ndjson {
+	enum sr_ndjson_kind kind;
 	void *gz;			/* gzFile */
-	char *buf;			/* one rendered row */
-	size_t size;
+	void *zs;			/* ZSTD_CCtx */
+	FILE *f;			/* plain and zstd output; stdout for "-" */
+	char *stage, *zout;
+	size_t stage_size, stage_len, zout_size;
 	bool failed;
 	uint64_t rows;
 };
 
-/* 0 or -errno. */
+/* A gzip file (the batch dataset's tables).  0 or -errno. */
 int sr_ndjson_open(struct sr_ndjson *w, const char *path);
+/* By @path's name: "*.gz" gzip, "*.zst" zstd, "-" stdout, else plain.  0 or -errno. */
+int sr_ndjson_open_by_name(struct sr_ndjson *w, const char *path);
 /* One compact line; 0, or -EIO once any write failed. */
 int sr_ndjson_write(struct sr_ndjson *w, const json_t *row);
-/* Flush and close; 0 or -EIO when any write failed.  Safe on a closed writer. */
+/* Flush and close (stdout is flushed, not closed); 0 or -EIO when any write failed. */
 int sr_ndjson_close(struct sr_ndjson *w);
 
 /* SHA-256 of a file's contents as 64 lower-case hex digits, and its size.  0 or -errno. */

@@ -55,6 +55,8 @@ struct sr_run {
 	int nr_an;
 	int nr_silent;			/* CPUs without any event */
 	uint64_t nr_events;		/* read so far */
+	bool can_stop;			/* explain: some analysis may end the pass (ops->done) */
+	bool stopped;			/* ... and did, before the trace's end */
 	char *warnings[SR_MAX_WARNINGS];	/* whole sentences, never cut */
 	int nr_warnings;
 	int nr_warnings_dropped;

@@ -554,6 +554,10 @@ struct sr_state {
 	/* per LLC: sd_llc_shared->nr_idle_scan as the load balancer last left it */
 	int *nr_idle_scan;
 	uint64_t *nr_idle_scan_ts;	/* 0: never computed */
+	bool *llc_idle_core;		/* by llc_id: an idle core now ... */
+	bool *llc_idle_core_valid;	/* ... still true of its runqueues (sr_st_rq_touched()) */
+	uint64_t decay_dt;		/* the last CPU decay computed: y^decay_dt */
+	double decay_d;
 	struct sr_cpumask *one_cpu;	/* nr_cpus masks of one CPU each: pinned tasks' cpus_ptr */
 	struct sr_pidtab sync_by_comm;	/* struct sr_comm_sync: evidence shared by a comm */
 	struct sr_pidtab tasks;		/* struct sr_task_slot by pid */
@@ -584,5 +588,7 @@ const char *sr_outcome_name(enum sr_outcome o);
 
 /* PELT helpers, exposed for tests: y^n decay over @dt ns (half-life 32 periods of 1024 µs). */
 double sr_pelt_decay(uint64_t dt);
+/* decay_load(): @val * y^@n periods in the kernel's fixed point. */
+uint64_t sr_pelt_decay_load(uint64_t val, uint64_t n);
 
 #endif /* SR_STATE_H */

@@ -96,7 +96,9 @@ enum sr_topo_era {
 struct sr_topo {
 	int nr_cpus;
 	int nr_nodes;
-	int smt_max;			/* most SMT siblings of any CPU (sched_smt_active() > 1) */			/* highest node id + 1 */
+	int smt_max;			/* most SMT siblings of any CPU (sched_smt_active() > 1) */
+	/* some domain has SD_ASYM_CPUCAPACITY: 2 yes, 1 no, 0 not cached (count) */
+	int asym_cached;			/* highest node id + 1 */
 	enum sr_topo_source source;
 	struct sr_cpumask possible;
 	int node_distance[SR_MAX_NODES][SR_MAX_NODES];	/* 10 on the diagonal, 0 unknown */
@@ -117,6 +119,8 @@ int sr_topo_from_spec(struct sr_topo *t, const char *spec, enum sr_topo_era era)
 /* Flat machine of @nr_cpus CPUs: one LLC, no SMT, one node (the assumed default). */
 int sr_topo_flat(struct sr_topo *t, int nr_cpus, enum sr_topo_era era);
 void sr_topo_free(struct sr_topo *t);
+/* Cache asym_cached once the domains are final (the placement path asks per wakeup). */
+void sr_topo_cache_asym(struct sr_topo *t);
 
 /* @nr_cpus zeroed CPUs, all possible; the caller fills placement, then derives. */
 int sr_topo_alloc(struct sr_topo *t, int nr_cpus);
@@ -149,20 +153,6 @@ int sr_cpulist_parse(const char *s, struct sr_cpumask *m);
 int sr_cpulist_format(const struct sr_cpumask *m, char *buf, size_t len);
 /* Hex masks as %*pb prints them ("00000000,0000000f"); same returns. */
 int sr_cpumask_parse_hex(const char *s, struct sr_cpumask *m);
-
-static inline bool sr_mask_equal(const struct sr_cpumask *a, const struct sr_cpumask *b)
-{
-	return !memcmp(a, b, sizeof(*a));
-}
-
-/* @a is contained in @b. */
-static inline bool sr_mask_subset(const struct sr_cpumask *a, const struct sr_cpumask *b)
-{
-	for (int i = 0; i < SR_MASK_WORDS; i++)
-		if (a->bits[i] & ~b->bits[i])
-			return false;
-	return true;
-}
 
 /* How far apart two CPUs are, for divergence and diff breakdowns. */
 enum sr_cpu_relation {

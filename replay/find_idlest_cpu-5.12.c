@@ -204,7 +204,7 @@ static bool update_pick_idlest(struct fic *f, const struct fig_stats *idlest,
 static void group_span(const struct sr_topo *t, int cpu, int level, struct sr_cpumask *m)
 {
 	if (level > 0 && level - 1 < t->cpu[cpu].nr_levels) {
-		*m = t->cpu[cpu].sd[level - 1].span;
+		sr_mask_copy(m, &t->cpu[cpu].sd[level - 1].span);
 		return;
 	}
 	sr_mask_clear(m);
@@ -362,25 +362,22 @@ static bool push_to_idlest(struct fic *f, const struct sr_domain *sd, int cpu, i
 static bool find_idlest_group(struct fic *f, int cpu, int level, struct sr_cpumask *out)
 {
 	const struct sr_domain *sd = &f->t->cpu[cpu].sd[level];
-	struct fig_stats local, idlest, g;
+	struct fig_stats local = { .type = 0 }, idlest, g;
 	bool have_local = false, have_idlest = false, push;
 	struct sr_cpumask covered, span;
 	const char *why = "no idlest group";
 	struct sr_step *st;
-	int n = f->t->nr_cpus;
+	int n = f->t->nr_cpus, i;
 
 	sr_mask_clear(&covered);
 	memset(&idlest, 0, sizeof(idlest));
 	idlest.type = SR_GROUP_OVERLOADED;	/* idlest_sgs' initial value */
 	idlest.avg_load = UINT_MAX;
-	for (int k = 0; k < n; k++) {
-		int i = sr_sis_wrap(cpu, k, n), c;
-
-		if (!sr_mask_test(&sd->span, i) || sr_mask_test(&covered, i))
+	sr_for_each_cpu_wrap(i, &sd->span, cpu % n) {
+		if (i >= n || sr_mask_test(&covered, i))
 			continue;
 		group_span(f->t, i, level, &span);
-		sr_for_each_cpu(c, &span)
-			sr_mask_set(&covered, c);
+		sr_mask_or(&covered, &span);
 		if (!intersects_allowed(f, &span))
 			continue;
 		update_sg_wakeup_stats(f, sd, &span, &g);

@@ -52,11 +52,6 @@ bool sr_sis_sched_idle(const struct sr_sis *s, int cpu);
 bool sr_sis_allowed(const struct sr_sis *s, int cpu);
 bool sr_sis_smt_active(const struct sr_topo *t);
 int sr_sis_smt_weight(const struct sr_topo *t);
-/* The @k-th CPU of for_each_cpu_wrap() from @start over nr_cpus positions. */
-static inline int sr_sis_wrap(int start, int k, int nr_cpus)
-{
-	return (start % nr_cpus + k) % nr_cpus;
-}
 struct sr_step *sr_sis_step(const struct sr_sis *s, const char *fn, const char *check,
 			    const char *result, int cpu);
 /* Record @cpu as the answer of a predicate-based pick (avail vs sched_idle). */

@@ -53,11 +53,12 @@ static int select_idle_core_49(struct sr_sis *s, const struct sr_domain *sd)
 	sr_for_each_cpu(c, &sd->span)
 		if (sr_sis_allowed(s, c))
 			sr_mask_set(&cpus, c);
-	for (int k = 0; k < nr && found == SR_SIS_NONE; k++) {
+	sr_for_each_cpu_wrap(c, &cpus, s->target % nr) {
 		bool idle = true;
 
-		c = sr_sis_wrap(s->target, k, nr);
-		if (!sr_mask_test(&cpus, c))
+		if (found != SR_SIS_NONE)
+			break;
+		if (c >= nr)
 			continue;
 		visited++;
 		sr_for_each_cpu(sib, &s->t->cpu[c].smt) {
@@ -122,7 +123,7 @@ static bool scan_depth_49(struct sr_sis *s, const struct sr_domain *sd, int *nr,
 static int select_idle_cpu_49(struct sr_sis *s, const struct sr_domain *sd)
 {
 	int n = s->t->nr_cpus, nr = INT_MAX, nr0, iters = 0, tested = 0;
-	int found = SR_SIS_NONE, si = SR_SIS_NONE, ret;
+	int found = SR_SIS_NONE, si = SR_SIS_NONE, ret, c;
 	bool all_span = s->kver < SR_KV(5, 3), limited = false, gate, prop;
 	struct sr_step *st;
 
@@ -131,10 +132,8 @@ static int select_idle_cpu_49(struct sr_sis *s, const struct sr_domain *sd)
 	if (!scan_depth_49(s, sd, &nr, &gate))
 		return SR_SIS_NONE;
 	nr0 = nr;
-	for (int k = 0; k < n; k++) {
-		int c = sr_sis_wrap(s->target, k, n);
-
-		if (!sr_mask_test(&sd->span, c) || (!all_span && !sr_sis_allowed(s, c)))
+	sr_for_each_cpu_wrap(c, &sd->span, s->target % n) {
+		if (c >= n || (!all_span && !sr_sis_allowed(s, c)))
 			continue;
 		if (!nr_dec(&nr)) {
 			limited = true;

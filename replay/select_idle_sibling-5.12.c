@@ -145,15 +145,14 @@ static bool depth_out(struct sr_sis_scan *r)
 void sr_sis_scan_llc(struct sr_sis *s, struct sr_cpumask *cpus, bool has_idle_core,
 		     struct sr_sis_scan *r)
 {
-	int n = s->t->nr_cpus;
+	int n = s->t->nr_cpus, c;
 
 	r->visited = 0;
 	r->idle = r->core = SR_SIS_NONE;
 	r->limited = false;
-	for (int k = 0; k < n; k++) {
-		int c = sr_sis_wrap(r->start, k, n);
-
-		if (!sr_mask_test(cpus, c))
+	/* the walk re-reads the mask, which select_idle_core() trims as it goes */
+	sr_for_each_cpu_wrap(c, cpus, r->start % n) {
+		if (c >= n)
 			continue;
 		if (has_idle_core) {
 			r->visited++;

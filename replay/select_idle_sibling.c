@@ -141,6 +141,8 @@ static const struct sr_domain *asym_sd(const struct sr_sis *s, int cpu)
 /* The sched_asym_cpucapacity static key: some domain spans CPUs of different capacity. */
 static bool asym_active(const struct sr_sis *s)
 {
+	if (s->t->asym_cached)
+		return s->t->asym_cached == 2;
 	for (int c = 0; c < s->t->nr_cpus; c++)
 		if (sr_lowest_flag_domain(s->t, c, SD_ASYM_CPUCAPACITY))
 			return true;
@@ -168,16 +170,17 @@ static bool asym_fits(const struct sr_sis *s, int cpu)
 static int select_idle_capacity(struct sr_sis *s, const struct sr_domain *sd)
 {
 	bool plus1 = s->kver >= SR_KV(6, 4) && s->kver < SR_KV(6, 8);
-	int start = s->target + plus1, best = SR_SIS_NONE, cpu = SR_SIS_NONE, n = 0;
+	int start = (s->target + plus1) % s->t->nr_cpus, best = SR_SIS_NONE, cpu = SR_SIS_NONE;
 	unsigned long util = s->ctx->p->util_avg, best_cap = 0;
 	struct sr_step *st;
+	int n = 0, c;
 
-	for (int k = 0; k < s->t->nr_cpus; k++) {
-		int c = sr_sis_wrap(start, k, s->t->nr_cpus);
-		unsigned long cap = rq_of(s, c)->capacity;
+	sr_for_each_cpu_wrap(c, &sd->span, start) {
+		unsigned long cap;
 
-		if (!sr_mask_test(&sd->span, c) || !sr_sis_allowed(s, c))
+		if (c >= s->t->nr_cpus || !sr_sis_allowed(s, c))
 			continue;
+		cap = rq_of(s, c)->capacity;
 		n++;
 		if (!prefix_idle(s, c))
 			continue;

@@ -169,22 +169,6 @@ static int srqf_affine(const struct sr_policy *pol, const struct sr_wake_ctx *ct
 	return sr_select_idle_sibling_2637(pol, ctx, ret ? cpu : prev, d);
 }
 
-static bool mask_subset(const struct sr_cpumask *a, const struct sr_cpumask *b)
-{
-	for (int i = 0; i < SR_MASK_WORDS; i++)
-		if (a->bits[i] & ~b->bits[i])
-			return false;
-	return true;
-}
-
-static bool mask_intersects(const struct sr_cpumask *a, const struct sr_cpumask *b)
-{
-	for (int i = 0; i < SR_MASK_WORDS; i++)
-		if (a->bits[i] & b->bits[i])
-			return true;
-	return false;
-}
-
 /* The sched_group of @sd holding @i: the widest domain of i strictly inside sd, else {i}. */
 static void sd_group_of(const struct sr_topo *t, const struct sr_domain *sd, int i,
 			struct sr_cpumask *g)
@@ -193,7 +177,7 @@ static void sd_group_of(const struct sr_topo *t, const struct sr_domain *sd, int
 
 	for (int l = c->nr_levels - 1; l >= 0; l--) {
 		if (c->sd[l].span_weight < sd->span_weight &&
-		    mask_subset(&c->sd[l].span, &sd->span)) {
+		    sr_mask_subset(&c->sd[l].span, &sd->span)) {
 			*g = c->sd[l].span;
 			return;
 		}
@@ -217,8 +201,7 @@ static void sd_group_leaders(const struct sr_topo *t, const struct sr_domain *sd
 		if (sr_mask_test(&covered, i))
 			continue;
 		sd_group_of(t, sd, i, &g);
-		for (int w = 0; w < SR_MASK_WORDS; w++)
-			covered.bits[w] |= g.bits[w];
+		sr_mask_or(&covered, &g);
 		sr_mask_set(leaders, i);
 	}
 }
@@ -258,7 +241,7 @@ static int find_idlest_group_one(const struct sr_wake_ctx *ctx, struct sr_decisi
 	int ret;
 
 	sd_group_of(ctx->topo, sd, leader, &g);
-	if (ctx->allowed && !mask_intersects(&g, ctx->allowed))
+	if (ctx->allowed && !sr_mask_intersects(&g, ctx->allowed))
 		return 0;
 	ret = group_avg_load(ctx, d, &g, &avg);
 	if (ret)

@@ -1,59 +1,123 @@
 #!/bin/bash
-# make bench: schedreplay analyze against two baselines measured in the same
-# run on the same file — a bare libtracecmd read (tests/bench/bare-read.c)
-# and `trace-cmd report` — as best-of-N wall-clock ratios and peak RSS.
-# Machines are shared and noisy: read the ratios, not the seconds.
+# make bench: every performance ratio of schedreplay in one table, each
+# measured in this run against a bare libtracecmd read of the same file
+# (tests/bench/bare-read.c) and `trace-cmd report`, best of N by CPU time
+# (user + sys; wall and peak RSS beside it).  Machines are shared and noisy:
+# read the ratios, not the seconds.  No test asserts any of these numbers.
 #
-# usage: tests/bench.sh BIN BARE_READ [TRACE]
+# usage: tests/bench.sh BIN BARE_READ MKSYNTH [TRACE]
 # TRACE defaults to $SR_BENCH_TRACE, else a ~1M-event hackbench trace that is
-# recorded once into /var/tmp/sr-bench.dat (needs root and tracefs).
+# recorded once into /var/tmp/sr-bench.dat (root and tracefs); the synthetic
+# wide machines are made once into /var/tmp/sr-synth-N.dat (mksynth).
+# SR_BENCH_BIG: more traces for the peak-memory rows (e.g. a >= 200 MB one).
 set -eu
 bin=$1
 bare=$2
-top=$(cd "$(dirname "$0")/.." && pwd)
-trace=${3:-${SR_BENCH_TRACE:-/var/tmp/sr-bench.dat}}
+mksynth=$3
+trace=${4:-${SR_BENCH_TRACE:-/var/tmp/sr-bench.dat}}
 runs=${SR_BENCH_RUNS:-5}
 
 if [ ! -f "$trace" ]; then
 	echo "recording a ~1M-event benchmark trace into $trace ..."
 	"$bin" record -o "$trace" -b 262144 --no-snapshot -- \
-		hackbench -P -p -g 4 -f 10 -l 40000 >/dev/null
+		hackbench -P -p -g 4 -f 10 -l 35000 >/dev/null
 fi
 
-tfile=$(mktemp)
-trap 'rm -f "$tfile"' EXIT
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
-# best_of CMD...: prints "seconds peak_kb" of the fastest of $runs runs
-best_of() {
-	local best="" kb="" t
+# best CMD...: "cpu_s wall_s peak_kb" of the run of least CPU time of $runs
+best() {
+	local b="" line
 	for _ in $(seq "$runs"); do
-		/usr/bin/time -o "$tfile" -f '%e %M' "$@" >/dev/null 2>&1
-		t=$(tail -1 "$tfile")
-		if [ -z "$best" ] || awk -v a="${t% *}" -v b="$best" 'BEGIN{exit !(a<b)}'; then
-			best=${t% *}
-			kb=${t#* }
+		/usr/bin/time -o "$tmp/t" -f '%U %S %e %M' "$@" >/dev/null 2>&1 || true
+		line=$(tail -1 "$tmp/t" | awk '{ printf "%.2f %.2f %d", $1 + $2, $3, $4 }')
+		if [ -z "$b" ] || awk -v a="${line%% *}" -v c="${b%% *}" 'BEGIN { exit !(a < c) }'; then
+			b=$line
 		fi
 	done
-	echo "$best $kb"
+	echo "$b"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+# row NAME "cpu wall kb" BASE_CPU BASE_NAME [TARGET]
+row() {
+	local cpu wall kb
+	read -r cpu wall kb <<<"$2"
+	printf '%-38s %7s %7s %9s %7s  %-22s %s\n' "$1" "$cpu" "$wall" "$kb" "$(ratio "$cpu" "$3")" \
+		"$4" "${5:-}"
+}
+header() {
+	printf '\n%-38s %7s %7s %9s %7s  %-22s %s\n' "$1" cpu_s wall_s peak_KB ratio "of" target
 }
 
 events=$("$bare" "$trace")
-read -r t_bare kb_bare < <(best_of "$bare" "$trace")
-read -r t_sr kb_sr < <(best_of "$bin" analyze "$trace")
-read -r t_acc kb_acc < <(best_of "$bin" analyze --policy none "$trace")
-read -r t_rep kb_rep < <(best_of trace-cmd report -N -i "$trace")
-printf 'trace: %s (%s)\n' "$trace" "$events"
-printf '%-28s %8s %10s %8s\n' "" "best s" "peak KB" "ratio"
-printf '%-28s %8s %10s %8s\n' "bare libtracecmd read" "$t_bare" "$kb_bare" "1.00"
-printf '%-28s %8s %10s %8s\n' "schedreplay analyze" "$t_sr" "$kb_sr" \
-	"$(awk -v a="$t_sr" -v b="$t_bare" 'BEGIN{printf "%.2f", (b > 0 ? a / b : 0)}')"
-printf '%-28s %8s %10s %8s\n' "analyze --policy none" "$t_acc" "$kb_acc" \
-	"$(awk -v a="$t_acc" -v b="$t_bare" 'BEGIN{printf "%.2f", (b > 0 ? a / b : 0)}')"
-printf '%-28s %8s %10s %8s\n' "trace-cmd report -N" "$t_rep" "$kb_rep" \
-	"$(awk -v a="$t_rep" -v b="$t_bare" 'BEGIN{printf "%.2f", (b > 0 ? a / b : 0)}')"
-printf 'analyze / trace-cmd report: %s\n' \
-	"$(awk -v a="$t_sr" -v b="$t_rep" 'BEGIN{printf "%.2f", (b > 0 ? a / b : 0)}')"
-printf 'extra peak memory over the bare read: %s KB\n' $((kb_sr - kb_bare))
+printf 'trace: %s (%s, %s MB), best of %s\n' "$trace" "$events" \
+	"$(($(stat -c %s "$trace") / 1000000))" "$runs"
+
+b_bare=$(best "$bare" "$trace")
+b_rep=$(best trace-cmd report -N -i "$trace")
+b_an=$(best "$bin" analyze "$trace" -o /dev/null)
+b_none=$(best "$bin" analyze --policy none "$trace" -o /dev/null)
+b_nd=$(best "$bin" analyze "$trace" -o /dev/null --decisions "$tmp/d.ndjson")
+b_zst=$(best "$bin" analyze "$trace" -o /dev/null --decisions "$tmp/d.ndjson.zst")
+b_gz=$(best "$bin" analyze "$trace" -o /dev/null --decisions "$tmp/d.ndjson.gz")
+b_ex1=$(best "$bin" explain "$trace" --wakeup 10 -o /dev/null)
+b_ex2=$(best "$bin" explain "$trace" --wakeup 30000 -o /dev/null)
+bare_cpu=${b_bare%% *}
+an_cpu=${b_an%% *}
+rep_cpu=${b_rep%% *}
+
+header "one trace"
+row "bare libtracecmd read" "$b_bare" "$bare_cpu" "bare read"
+row "trace-cmd report -N" "$b_rep" "$bare_cpu" "bare read"
+row "schedreplay analyze" "$b_an" "$bare_cpu" "bare read" "<= 1.25"
+row "schedreplay analyze" "$b_an" "$rep_cpu" "trace-cmd report"
+row "analyze --policy none" "$b_none" "$bare_cpu" "bare read"
+row "analyze --decisions FILE" "$b_nd" "$an_cpu" "analyze" "<= 1.5"
+row "analyze --decisions FILE.zst" "$b_zst" "$an_cpu" "analyze"
+row "analyze --decisions FILE.gz" "$b_gz" "$an_cpu" "analyze"
+row "explain --wakeup 10" "$b_ex1" "$an_cpu" "analyze" "<= 0.2"
+row "explain --wakeup 30000" "$b_ex2" "$an_cpu" "analyze" "grows with N"
+printf '%-38s %s bytes (.zst %s, .gz %s)\n' "--decisions output" \
+	"$(stat -c %s "$tmp/d.ndjson")" "$(stat -c %s "$tmp/d.ndjson.zst")" \
+	"$(stat -c %s "$tmp/d.ndjson.gz")"
+
+# Per-wakeup cost against CPU count, on SYNTHETIC busy machines (mksynth):
+# LLCs of 16 CPUs, every CPU a pair of tasks waking each other.  "own" is
+# analyze's CPU time less the bare read's of the same file: libtracecmd's
+# per-CPU cost grows with the CPU count too.
+printf '\n%-38s %7s %7s %9s %7s  %-22s %s\n' "synthetic machines (us a wakeup)" total own \
+	peak_KB "own/16" "of" target
+base=""
+for n in 16 256 1024; do
+	f=/var/tmp/sr-synth-$n.dat
+	[ -f "$f" ] || "$mksynth" "$f" "$n" 900000 || { echo "mksynth failed"; continue; }
+	sockets=$(((n + 127) / 128))
+	spec="sockets=$sockets,llcs-per-socket=$((n / sockets / 16)),cores-per-llc=8,threads=2"
+	short=$(((runs + 1) / 2))
+	b=$(runs=$short best "$bin" analyze "$f" --topology "$spec" -o /dev/null)
+	r=$(runs=$short best "$bare" "$f")
+	w=$(((900000 - n) / 3))
+	us=$(awk -v c="${b%% *}" -v w="$w" 'BEGIN { printf "%.2f", c / w * 1e6 }')
+	own=$(awk -v c="${b%% *}" -v r="${r%% *}" -v w="$w" 'BEGIN { printf "%.2f", (c - r) / w * 1e6 }')
+	[ -n "$base" ] || base=$own
+	printf '%-38s %7s %7s %9s %7s  %-22s %s\n' "analyze, $n CPUs (synthetic)" "$us" "$own" \
+		"$(echo "$b" | cut -d' ' -f3)" "$(ratio "$own" "$base")" "16 CPUs" \
+		"$([ "$n" = 256 ] && echo "<= 2" || true)"
+done
+
+# Peak memory against trace size: libtracecmd 1.3.1 keeps every decompressed
+# chunk (docs/known-issues.md, R12), so the bare read grows too.
+header "peak memory by trace size"
+for f in "$trace" ${SR_BENCH_BIG:-}; do
+	[ -f "$f" ] || continue
+	mb=$(($(stat -c %s "$f") / 1000000))
+	b=$(best "$bare" "$f")
+	row "bare read, $mb MB" "$b" "$bare_cpu" "bare read (first)"
+	runs=1 b=$(best "$bin" analyze "$f" -o /dev/null)
+	row "analyze, $mb MB" "$b" "$an_cpu" "analyze (first)"
+done
+
 # Instructions, not seconds: repeatable on a shared machine (SR_BENCH_CALLGRIND=0 skips).
 if [ "${SR_BENCH_CALLGRIND:-1}" = 1 ] && command -v valgrind >/dev/null; then
 	ir() {
@@ -62,8 +126,6 @@ if [ "${SR_BENCH_CALLGRIND:-1}" = 1 ] && command -v valgrind >/dev/null; then
 	}
 	i_bare=$(ir "$bare" "$trace")
 	i_sr=$(ir "$bin" analyze "$trace" -o /dev/null)
-	i_acc=$(ir "$bin" analyze --policy none "$trace" -o /dev/null)
-	printf 'instructions (callgrind): bare %s, analyze %s (%s), --policy none %s (%s)\n' \
-		"$i_bare" "$i_sr" "$(awk -v a="$i_sr" -v b="$i_bare" 'BEGIN{printf "%.2fx", a / b}')" \
-		"$i_acc" "$(awk -v a="$i_acc" -v b="$i_bare" 'BEGIN{printf "%.2fx", a / b}')"
+	printf '\ninstructions (callgrind): bare %s, analyze %s (%s)\n' "$i_bare" "$i_sr" \
+		"$(ratio "$i_sr" "$i_bare")x"
 fi

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Flows a person follows from one command to the next, checked end to end:
 # the worst wakeup of `analyze --top 5` is the one `explain --wakeup N`
-# explains; every NDJSON line keeps one type per field; `-o -` is stdout.
+# explains; every NDJSON line keeps one type per field, compressed or not;
+# `-o -` is stdout.
 #
 # usage: tests/run-cli.sh BIN
 . "$(dirname "$0")/lib.sh"
@@ -39,6 +40,13 @@ assert types["wakeup"] == {"int"} and types["kind"] == {"str"}
 assert n and forks and waits, (n, forks, waits)
 PY
 then ok; else bad "NDJSON fields change type"; fi
+
+# --decisions FILE.zst and FILE.gz: the same lines, compressed by the library.
+"$bin" analyze "$f" --topology "$m" --decisions "$tmp/d.ndjson.zst" -o /dev/null &&
+	"$bin" analyze "$f" --topology "$m" --decisions "$tmp/d.ndjson.gz" -o /dev/null &&
+	zstd -qdc "$tmp/d.ndjson.zst" | cmp -s - "$tmp/d.ndjson" &&
+	gzip -dc "$tmp/d.ndjson.gz" | cmp -s - "$tmp/d.ndjson" && ok ||
+	bad "compressed --decisions differ from the plain lines"
 
 # -o - writes stdout, and no file named '-'.
 (cd "$tmp" && "$bin" explain "$top/$f" --topology "$top/$m" --wakeup "$n" -o - >out.txt) &&

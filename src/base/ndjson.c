@@ -1,109 +1,192 @@
 // SPDX-License-Identifier: GPL-2.0
-/* gzip NDJSON tables and content hashes: see include/base.h. */
+/*
+ * NDJSON writers: see include/base.h.  Lines are rendered by jansson into
+ * one staging buffer and leave it in large blocks, plain, through zlib or
+ * through libzstd, so a line costs a json_dumpb() and a copy, never a
+ * write or a compressor call of its own.
+ */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
-#include <openssl/evp.h>
 #include <zlib.h>
+#include <zstd.h>
 #include "base.h"
 
-int sr_ndjson_open(struct sr_ndjson *w, const char *path)
+#define STAGE_SIZE	(256 * 1024)
+/*
+ * Level 1 for both: rows repeat their columns, so the fastest level already
+ * gets most of the gain, and the analysis is not held up compressing.
+ */
+#define GZ_MODE		"wb1"
+#define ZSTD_LEVEL	1
+
+static bool ends_with(const char *s, const char *suffix)
 {
-	/* Level 1: rows repeat their trace's columns, so the fastest level already
-	 * gets most of the gain, and the batch is not held up compressing. */
-	*w = (struct sr_ndjson){ .gz = gzopen(path, "wb1") };
-	if (!w->gz)
-		return errno ? -errno : -ENOMEM;
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static int open_zstd(struct sr_ndjson *w, const char *path)
+{
+	w->f = fopen(path, "w");
+	if (!w->f)
+		return -errno;
+	w->zs = ZSTD_createCCtx();
+	w->zout_size = ZSTD_CStreamOutSize();
+	w->zout = malloc(w->zout_size);
+	if (!w->zs || !w->zout ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(w->zs, ZSTD_c_compressionLevel, ZSTD_LEVEL)))
+		return -ENOMEM;
 	return 0;
 }
 
-/* Rendered into memory first: one gzwrite() per row, not one per token. */
+static int open_sink(struct sr_ndjson *w, const char *path)
+{
+	switch (w->kind) {
+	case SR_NDJSON_GZIP:
+		w->gz = gzopen(path, GZ_MODE);
+		return w->gz ? 0 : errno ? -errno : -ENOMEM;
+	case SR_NDJSON_ZSTD:
+		return open_zstd(w, path);
+	default:
+		w->f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+		return w->f ? 0 : -errno;
+	}
+}
+
+/* On failure nothing stays open or allocated. */
+static int open_kind(struct sr_ndjson *w, const char *path, enum sr_ndjson_kind kind)
+{
+	int ret;
+
+	*w = (struct sr_ndjson){ .kind = kind, .stage = malloc(STAGE_SIZE) };
+	if (!w->stage)
+		return -ENOMEM;
+	w->stage_size = STAGE_SIZE;
+	ret = open_sink(w, path);
+	if (ret) {
+		w->failed = true;
+		sr_ndjson_close(w);
+	}
+	return ret;
+}
+
+int sr_ndjson_open(struct sr_ndjson *w, const char *path)
+{
+	return open_kind(w, path, SR_NDJSON_GZIP);
+}
+
+int sr_ndjson_open_by_name(struct sr_ndjson *w, const char *path)
+{
+	enum sr_ndjson_kind kind = SR_NDJSON_PLAIN;
+
+	if (ends_with(path, ".gz"))
+		kind = SR_NDJSON_GZIP;
+	else if (ends_with(path, ".zst"))
+		kind = SR_NDJSON_ZSTD;
+	return open_kind(w, path, kind);
+}
+
+/* Compress @n bytes (or finish the frame with @end) into the file. */
+static int zstd_put(struct sr_ndjson *w, const char *buf, size_t n, bool end)
+{
+	ZSTD_inBuffer in = { buf, n, 0 };
+	size_t left;
+
+	do {
+		ZSTD_outBuffer out = { w->zout, w->zout_size, 0 };
+
+		left = ZSTD_compressStream2(w->zs, &out, &in, end ? ZSTD_e_end : ZSTD_e_continue);
+		if (ZSTD_isError(left) || fwrite(w->zout, 1, out.pos, w->f) != out.pos)
+			return -EIO;
+	} while (end ? left != 0 : in.pos < in.size);
+	return 0;
+}
+
+static int flush_stage(struct sr_ndjson *w)
+{
+	size_t n = w->stage_len;
+	int ret = 0;
+
+	w->stage_len = 0;
+	if (!n)
+		return 0;
+	switch (w->kind) {
+	case SR_NDJSON_GZIP:
+		ret = gzwrite(w->gz, w->stage, (unsigned int)n) == (int)n ? 0 : -EIO;
+		break;
+	case SR_NDJSON_ZSTD:
+		ret = zstd_put(w, w->stage, n, false);
+		break;
+	default:
+		ret = fwrite(w->stage, 1, n, w->f) == n ? 0 : -EIO;
+		break;
+	}
+	if (ret)
+		w->failed = true;
+	return ret;
+}
+
+/* Room for a line of @need bytes at the end of the stage. */
+static int make_room(struct sr_ndjson *w, size_t need)
+{
+	char *b;
+
+	if (flush_stage(w))
+		return -EIO;
+	if (need <= w->stage_size)
+		return 0;
+	b = realloc(w->stage, need);
+	if (!b) {
+		w->failed = true;
+		return -ENOMEM;
+	}
+	w->stage = b;
+	w->stage_size = need;
+	return 0;
+}
+
 int sr_ndjson_write(struct sr_ndjson *w, const json_t *row)
 {
-	size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(10), n;
+	size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(10), room, n;
 
-	if (w->failed || !w->gz)
+	if (w->failed || !w->stage)
 		return -EIO;
-	n = json_dumpb(row, w->buf, w->size, flags);
-	if (n + 1 > w->size) {
-		char *b = realloc(w->buf, 2 * n + 1);
+	room = w->stage_size - w->stage_len;
+	n = json_dumpb(row, w->stage + w->stage_len, room, flags);
+	if (n + 1 > room) {
+		int ret = make_room(w, n + 1);
 
-		if (!b) {
-			w->failed = true;
-			return -ENOMEM;
-		}
-		w->buf = b;
-		w->size = 2 * n + 1;
-		n = json_dumpb(row, w->buf, w->size, flags);
+		if (ret)
+			return ret;
+		n = json_dumpb(row, w->stage, w->stage_size, flags);
 	}
 	if (!n) {
 		w->failed = true;
 		return -EIO;
 	}
-	w->buf[n++] = '\n';
-	if (gzwrite(w->gz, w->buf, (unsigned int)n) != (int)n) {
-		w->failed = true;
-		return -EIO;
-	}
+	w->stage[w->stage_len + n] = '\n';
+	w->stage_len += n + 1;
 	w->rows++;
 	return 0;
 }
 
 int sr_ndjson_close(struct sr_ndjson *w)
 {
-	int ret = w->failed ? -EIO : 0;
+	int ret = w->stage ? flush_stage(w) : 0;
 
+	if (w->failed)
+		ret = -EIO;
+	if (w->kind == SR_NDJSON_ZSTD && w->zs && w->f && !ret && zstd_put(w, NULL, 0, true))
+		ret = -EIO;
 	if (w->gz && gzclose(w->gz) != Z_OK)
 		ret = -EIO;
-	w->gz = NULL;
-	free(w->buf);
-	w->buf = NULL;
-	w->size = 0;
-	return ret;
-}
-
-static void to_hex(const unsigned char *md, char hex[65])
-{
-	for (int i = 0; i < 32; i++)
-		snprintf(hex + 2 * i, 3, "%02x", md[i]);
-}
-
-int sr_sha256_file(const char *path, char hex[65], uint64_t *size)
-{
-	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-	unsigned char md[EVP_MAX_MD_SIZE], buf[1 << 16];
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
-	ssize_t n;
-
-	*size = 0;
-	if (fd < 0 || !ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
-		ret = fd < 0 ? -errno : -ENOMEM;
-		goto out;
-	}
-	while ((n = read(fd, buf, sizeof(buf))) > 0) {
-		*size += (uint64_t)n;
-		EVP_DigestUpdate(ctx, buf, (size_t)n);
-	}
-	if (n < 0)
-		ret = -errno;
-	else if (!EVP_DigestFinal_ex(ctx, md, NULL))
+	if (w->f && (w->f == stdout ? fflush(w->f) : fclose(w->f)))
 		ret = -EIO;
-	else
-		to_hex(md, hex);
-out:
-	if (fd >= 0)
-		close(fd);
-	EVP_MD_CTX_free(ctx);
+	ZSTD_freeCCtx(w->zs);
+	free(w->zout);
+	free(w->stage);
+	*w = (struct sr_ndjson){ .kind = w->kind };
 	return ret;
-}
-
-void sr_sha256_str(const char *s, char hex[65])
-{
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int len;
-
-	EVP_Digest(s, strlen(s), md, &len, EVP_sha256(), NULL);
-	to_hex(md, hex);
 }

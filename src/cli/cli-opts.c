@@ -59,7 +59,8 @@ static const struct opt_desc opts[] = {
 	{ { "json", no_argument, NULL, OPT_JSON }, SR_O_TEXT,
 	  "--json               JSON instead of text" },
 	{ { "decisions", required_argument, NULL, OPT_DECISIONS }, SR_O_DECISIONS,
-	  "--decisions FILE     stream one NDJSON line per placed wakeup to FILE ('-': stdout)" },
+	  "--decisions FILE     stream one NDJSON line per placed wakeup to FILE ('-': stdout;\n"
+	  "                       *.zst, *.gz: compressed)" },
 	{ { "idle-threshold", required_argument, NULL, OPT_IDLE_THRESHOLD }, SR_O_ANALYZE,
 	  "--idle-threshold NS  shortest idle-while-waiting episode reported (default 1000000)" },
 	{ { "pid", required_argument, NULL, OPT_PID }, SR_O_FILTER,

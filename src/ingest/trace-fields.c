@@ -69,6 +69,19 @@ static const struct ev_desc descs[SR_EV_OTHER] = {
 		R(F_PID) | R(F_CGROUP_ID) },
 };
 
+/* The field's place, so that a record's fields are read without the library. */
+static void plan(struct fplan *p, const struct tep_format_field *f)
+{
+	*p = (struct fplan){ .size = 0 };
+	if (!f || f->offset < 0 || f->size <= 0)
+		return;
+	p->off = f->offset;
+	p->size = f->size;
+	p->num = f->size <= 8;
+	if (p->num && f->size < 8 && (f->flags & TEP_FIELD_IS_SIGNED))
+		p->shift = 64 - 8 * f->size;
+}
+
 void sr_tr_resolve_events(struct sr_trace *t)
 {
 	for (int i = 0; i < SR_EV_OTHER; i++) {
@@ -79,13 +92,14 @@ void sr_tr_resolve_events(struct sr_trace *t)
 		if (!ev)
 			continue;
 		for (int f = 0; f < F_NR; f++)
-			s->f[f] = descs[i].fields[f] ? tep_find_field(ev, descs[i].fields[f]) : NULL;
-		s->f[F_COMMON_PID] = tep_find_common_field(ev, "common_pid");
-		s->f[F_COMMON_FLAGS] = tep_find_common_field(ev, "common_flags");
+			plan(&s->f[f], descs[i].fields[f] ? tep_find_field(ev, descs[i].fields[f]) :
+				 NULL);
+		plan(&s->f[F_COMMON_PID], tep_find_common_field(ev, "common_pid"));
+		plan(&s->f[F_COMMON_FLAGS], tep_find_common_field(ev, "common_flags"));
 		bool ok = true;
 
 		for (int f = 0; f < F_NR; f++)
-			if ((descs[i].required & R(f)) && !s->f[f])
+			if ((descs[i].required & R(f)) && !s->f[f].size)
 				ok = false;
 		if (!ok)
 			continue;	/* a format we cannot read: its records count as other */
@@ -129,33 +143,33 @@ int sr_tr_build_type_map(struct sr_trace *t)
 }
 
 /* Read a numeric field; false if the record is too short to hold it. */
-static bool rd_num(const struct sr_trace *t, const struct tep_record *rec,
-		   const struct tep_format_field *f, long long *v)
+static inline bool rd_num(const struct sr_trace *t, const struct tep_record *rec,
+			  const struct fplan *f, long long *v)
 {
-	if (!f || f->offset < 0 || f->size <= 0 || f->size > 8 ||
-	    f->offset + f->size > rec->size)
-		return false;
-	if (t->same_endian) {
-		/* the common case, without a library call per field */
-		const char *p = (const char *)rec->data + f->offset;
-		uint64_t u = 0;
+	const uint8_t *p = (const uint8_t *)rec->data + f->off;
+	uint64_t u = 0;
 
-		memcpy(&u, p, f->size);
-		*v = (long long)u;
+	if (!f->num || f->off + f->size > rec->size)
+		return false;
+	if (!t->same_endian) {
+		u = tep_read_number(t->tep, (void *)p, f->size);
 	} else {
-		*v = (long long)tep_read_number(t->tep, (char *)rec->data + f->offset, f->size);
+		/* the common case: fixed-size loads, no library call nor memcpy call per field */
+		switch (f->size) {
+		case 1: u = *p; break;
+		case 2: { uint16_t x; memcpy(&x, p, 2); u = x; break; }
+		case 4: { uint32_t x; memcpy(&x, p, 4); u = x; break; }
+		case 8: memcpy(&u, p, 8); break;
+		default: memcpy(&u, p, (size_t)f->size); break;
+		}
 	}
 	/* Sign-extend 1/2/4-byte signed fields (pid_t, int target_cpu, ...). */
-	if (f->size < 8 && (f->flags & TEP_FIELD_IS_SIGNED)) {
-		int shift = 64 - 8 * f->size;
-
-		*v = (long long)((uint64_t)*v << shift) >> shift;
-	}
+	*v = f->shift ? (long long)(u << f->shift) >> f->shift : (long long)u;
 	return true;
 }
 
-static int rd_int(const struct sr_trace *t, const struct tep_record *rec,
-		  const struct tep_format_field *f, int dflt)
+static inline int rd_int(const struct sr_trace *t, const struct tep_record *rec,
+			 const struct fplan *f, int dflt)
 {
 	long long v;
 
@@ -163,15 +177,15 @@ static int rd_int(const struct sr_trace *t, const struct tep_record *rec,
 }
 
 /* Copy a char array field, trusting the size in the format, not the declaration. */
-static void rd_comm(const struct tep_record *rec, const struct tep_format_field *f, char *dst)
+static void rd_comm(const struct tep_record *rec, const struct fplan *f, char *dst)
 {
 	int n;
 
 	dst[0] = '\0';
-	if (!f || f->offset < 0 || f->offset + f->size > rec->size)
+	if (!f->size || f->off + f->size > rec->size)
 		return;
 	n = f->size < SR_COMM_LEN - 1 ? f->size : SR_COMM_LEN - 1;
-	memcpy(dst, (char *)rec->data + f->offset, n);
+	memcpy(dst, (char *)rec->data + f->off, n);
 	dst[n] = '\0';
 }
 
@@ -213,45 +227,45 @@ static enum sr_prev_state decode_state(struct sr_trace *t, struct tep_record *re
 static void fill_probe(const struct sr_trace *t, const struct tep_record *rec,
 		       struct sr_event *ev)
 {
-	struct tep_format_field *const *f = t->slot[ev->type].f;
+	const struct fplan *f = t->slot[ev->type].f;
 	long long v;
 
-	ev->wake_flags = (unsigned int)rd_int(t, rec, f[F_WAKE_FLAGS], 0);
-	ev->load_avg = rd_num(t, rec, f[F_LOAD], &v) ? (uint64_t)v : UINT64_MAX;
-	ev->util_avg = rd_num(t, rec, f[F_UTIL], &v) ? (uint64_t)v : UINT64_MAX;
-	ev->h_load = rd_num(t, rec, f[F_HLOAD], &v) ? (uint64_t)v : UINT64_MAX;
-	ev->cpu_load = rd_num(t, rec, f[F_CPU_LOAD], &v) ? (uint64_t)v : UINT64_MAX;
-	ev->cpu_util = rd_num(t, rec, f[F_CPU_UTIL], &v) ? (uint64_t)v : UINT64_MAX;
-	ev->span = rd_num(t, rec, f[F_SPAN], &v) ? (uint64_t)v : 0;
-	ev->sd_weight = rd_int(t, rec, f[F_SD_WEIGHT], -1);
-	ev->cgroup_id = rd_int(t, rec, f[F_CGROUP_ID], -1);
+	ev->wake_flags = (unsigned int)rd_int(t, rec, &f[F_WAKE_FLAGS], 0);
+	ev->load_avg = rd_num(t, rec, &f[F_LOAD], &v) ? (uint64_t)v : UINT64_MAX;
+	ev->util_avg = rd_num(t, rec, &f[F_UTIL], &v) ? (uint64_t)v : UINT64_MAX;
+	ev->h_load = rd_num(t, rec, &f[F_HLOAD], &v) ? (uint64_t)v : UINT64_MAX;
+	ev->cpu_load = rd_num(t, rec, &f[F_CPU_LOAD], &v) ? (uint64_t)v : UINT64_MAX;
+	ev->cpu_util = rd_num(t, rec, &f[F_CPU_UTIL], &v) ? (uint64_t)v : UINT64_MAX;
+	ev->span = rd_num(t, rec, &f[F_SPAN], &v) ? (uint64_t)v : 0;
+	ev->sd_weight = rd_int(t, rec, &f[F_SD_WEIGHT], -1);
+	ev->cgroup_id = rd_int(t, rec, &f[F_CGROUP_ID], -1);
 }
 
 void sr_tr_fill_event(struct sr_trace *t, struct tep_record *rec, struct sr_event *ev)
 {
-	struct tep_format_field *const *f = t->slot[ev->type].f;
+	const struct fplan *f = t->slot[ev->type].f;
 	long long v;
 
-	ev->common_pid = rd_int(t, rec, f[F_COMMON_PID], -1);
-	ev->irq_context = rd_num(t, rec, f[F_COMMON_FLAGS], &v) &&
+	ev->common_pid = rd_int(t, rec, &f[F_COMMON_PID], -1);
+	ev->irq_context = rd_num(t, rec, &f[F_COMMON_FLAGS], &v) &&
 			  (v & (SR_TRACE_FLAG_HARDIRQ | SR_TRACE_FLAG_SOFTIRQ | SR_TRACE_FLAG_NMI));
-	ev->pid = rd_int(t, rec, f[F_PID], -1);
-	ev->prio = rd_int(t, rec, f[F_PRIO], -1);
-	ev->target_cpu = rd_int(t, rec, f[F_TARGET], -1);
-	ev->success = rd_int(t, rec, f[F_SUCCESS], -1);
-	ev->orig_cpu = rd_int(t, rec, f[F_ORIG], -1);
-	ev->dest_cpu = rd_int(t, rec, f[F_DEST], -1);
-	ev->next_pid = rd_int(t, rec, f[F_NEXT_PID], -1);
-	ev->next_prio = rd_int(t, rec, f[F_NEXT_PRIO], -1);
-	ev->child_pid = rd_int(t, rec, f[F_CHILD_PID], -1);
-	ev->runtime = rd_num(t, rec, f[F_RUNTIME], &v) ? (uint64_t)v : 0;
+	ev->pid = rd_int(t, rec, &f[F_PID], -1);
+	ev->prio = rd_int(t, rec, &f[F_PRIO], -1);
+	ev->target_cpu = rd_int(t, rec, &f[F_TARGET], -1);
+	ev->success = rd_int(t, rec, &f[F_SUCCESS], -1);
+	ev->orig_cpu = rd_int(t, rec, &f[F_ORIG], -1);
+	ev->dest_cpu = rd_int(t, rec, &f[F_DEST], -1);
+	ev->next_pid = rd_int(t, rec, &f[F_NEXT_PID], -1);
+	ev->next_prio = rd_int(t, rec, &f[F_NEXT_PRIO], -1);
+	ev->child_pid = rd_int(t, rec, &f[F_CHILD_PID], -1);
+	ev->runtime = rd_num(t, rec, &f[F_RUNTIME], &v) ? (uint64_t)v : 0;
 	if (ev->type >= SR_EV_SELECT)
 		fill_probe(t, rec, ev);
-	rd_comm(rec, f[F_COMM], ev->comm);
-	rd_comm(rec, ev->type == SR_EV_FORK ? f[F_CHILD_COMM] : f[F_NEXT_COMM], ev->next_comm);
+	rd_comm(rec, &f[F_COMM], ev->comm);
+	rd_comm(rec, ev->type == SR_EV_FORK ? &f[F_CHILD_COMM] : &f[F_NEXT_COMM], ev->next_comm);
 	if (!sr_utf8_valid(ev->comm) || !sr_utf8_valid(ev->next_comm))
 		t->info.bad_utf8++;
-	if (ev->type == SR_EV_SWITCH && rd_num(t, rec, f[F_PREV_STATE], &v)) {
+	if (ev->type == SR_EV_SWITCH && rd_num(t, rec, &f[F_PREV_STATE], &v)) {
 		ev->prev_state_raw = v;
 		ev->prev_state = decode_state(t, rec, v);
 	}

@@ -20,9 +20,16 @@ enum fld {
 	F_NR
 };
 
+/* Where a field lies in a record, resolved once per file from the format. */
+struct fplan {
+	int off, size;			/* size 0: not in the format */
+	int shift;			/* sign extension of a signed field narrower than 8 bytes */
+	bool num;			/* 1 to 8 bytes: read as a number */
+};
+
 struct ev_slot {
 	int id;				/* -1: not in the file */
-	struct tep_format_field *f[F_NR];
+	struct fplan f[F_NR];
 };
 
 #define PS_CACHE 64

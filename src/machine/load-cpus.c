@@ -68,8 +68,7 @@ static int present_only(struct snap *s, struct sr_cpumask *dirs)
 		return 0;
 	if (ret)
 		return ret;
-	for (int i = 0; i < SR_MASK_WORDS; i++)
-		dirs->bits[i] &= present.bits[i];
+	sr_mask_and(dirs, &present);
 	return 0;
 }
 

@@ -134,7 +134,7 @@ void sr_topo_group(const struct sr_topo *t, int cpu, sr_topo_key key, struct sr_
 /* x86_has_numa_in_package: some node is narrower than its package. */
 static bool numa_in_package(const struct sr_topo *t)
 {
-	struct sr_cpumask pkg, node;
+	struct sr_cpumask pkg = { .nw = 0 }, node = { .nw = 0 };
 	int pkg_key = INT_MIN, node_key = INT_MIN;
 
 	for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
@@ -192,7 +192,7 @@ static void derive_numa(struct sr_topo *t, struct sr_cpu_topo *c, enum sr_topo_e
 void sr_topo_derive(struct sr_topo *t, enum sr_topo_era era, const char *pkg_name)
 {
 	bool snc = numa_in_package(t);
-	struct sr_cpumask pkg, node;
+	struct sr_cpumask pkg = { .nw = 0 }, node = { .nw = 0 };
 	int pkg_key = INT_MIN, node_key = INT_MIN;
 
 	for (int cpu = 0; cpu < t->nr_cpus; cpu++) {
@@ -261,6 +261,14 @@ void sr_topo_free(struct sr_topo *t)
 	free(t->cpu);
 	t->cpu = NULL;
 	t->nr_cpus = 0;
+}
+
+void sr_topo_cache_asym(struct sr_topo *t)
+{
+	t->asym_cached = 1;
+	for (int c = 0; c < t->nr_cpus; c++)
+		if (sr_lowest_flag_domain(t, c, SD_ASYM_CPUCAPACITY))
+			t->asym_cached = 2;
 }
 
 const struct sr_domain *sr_lowest_flag_domain(const struct sr_topo *t, int cpu,

@@ -2,6 +2,7 @@
 /* One streaming pass: ingest -> state -> replay -> analyses. */
 #define _GNU_SOURCE		/* vasprintf */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -312,6 +313,18 @@ static int hook_run(void *data, const struct sr_task *t, int cpu, uint64_t ts)
 	return ret;
 }
 
+/* Every analysis that can end the pass has what it needs. */
+static bool all_done(const struct sr_run *r)
+{
+	for (int i = 0; i < r->nr_an; i++)
+		if (r->an[i].data && r->an[i].ops->done && !r->an[i].ops->done(&r->an[i]))
+			return false;
+	return true;
+}
+
+/* A positive return ends the pass early (explain has its answer). */
+#define RUN_STOP	1
+
 static int on_event(const struct sr_event *ev, void *data)
 {
 	struct sr_run *r = data;
@@ -320,11 +333,14 @@ static int on_event(const struct sr_event *ev, void *data)
 	if (!(++r->nr_events & 0xffff) && r->opts.progress)
 		r->opts.progress(r->opts.progress_data, r->nr_events, ev->ts);
 	/* the state follows every event; the analyses see those in --time */
-	if (!sr_filter_time(&r->opts.an.filter, ev->ts))
-		return ret;
-	for (int i = 0; !ret && i < r->nr_an; i++)
-		if (r->an[i].data && r->an[i].ops->event)
-			ret = r->an[i].ops->event(&r->an[i], ev);
+	if (sr_filter_time(&r->opts.an.filter, ev->ts))
+		for (int i = 0; !ret && i < r->nr_an; i++)
+			if (r->an[i].data && r->an[i].ops->event)
+				ret = r->an[i].ops->event(&r->an[i], ev);
+	if (!ret && r->can_stop && all_done(r)) {
+		r->stopped = true;
+		return RUN_STOP;
+	}
 	return ret;
 }
 
@@ -350,6 +366,8 @@ static int setup_analyses(struct sr_run *r, struct sr_err *err)
 		if (ret)
 			return sr_err_set(err, ret, "analysis %s: cannot start (%s)", a->ops->name,
 					  strerror(-ret));
+		if (a->data && a->ops->done && r->opts.an.mode == SR_MODE_EXPLAIN)
+			r->can_stop = true;
 	}
 	return 0;
 }
@@ -395,6 +413,7 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 	ret = setup_topology(r, err);
 	if (ret)
 		return ret;
+	sr_topo_cache_asym(&r->topo);
 	ret = setup_policies(r, err);
 	if (ret)
 		return ret;
@@ -542,7 +561,8 @@ static void check_strings(struct sr_run *r)
 void sr_run_end(struct sr_run *r, uint64_t end)
 {
 	sr_state_finish(&r->state, end);
-	check_cpustats(r);
+	if (!r->stopped)	/* the kernel's counts are the whole trace's */
+		check_cpustats(r);
 	check_offline(r);
 	check_strings(r);
 	if (r->info->has_format[SR_EV_WAKING] && !r->info->events[SR_EV_WAKING] &&
@@ -564,8 +584,14 @@ int sr_run_exec(struct sr_run *r, struct sr_err *err)
 
 	if (ret == -ENOMEM)
 		return sr_err_set(err, ret, "out of memory while reading the trace");
-	if (ret)
+	if (ret && !(ret == RUN_STOP && r->stopped))
 		return ret;
+	if (r->stopped)
+		sr_run_warn(r, "explain read the trace up to %" PRIu64 ".%09" PRIu64 " s (%" PRIu64
+			    " events), all that its answer needs: the trace section describes that part",
+			    (uint64_t)(r->info->last_ts / SR_NSEC_PER_SEC),
+			    (uint64_t)(r->info->last_ts % SR_NSEC_PER_SEC),
+			    r->nr_events);
 	sr_run_end(r, r->info->last_ts);
 	return 0;
 }

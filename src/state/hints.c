@@ -171,12 +171,14 @@ static bool balances_for_core(const struct sr_state *s, int cpu)
  * A machine that is mostly idle may leave the budget alone for long.
  */
 static bool llc_balanced_since(const struct sr_state *s, const struct sr_domain *sd,
-			       uint64_t since)
+			       uint64_t since, bool overloaded)
 {
 	uint64_t idle_iv = sd->span_weight * SR_NSEC_PER_MSEC, busy_iv = idle_iv * 16;
-	bool has_idle = false, overloaded = false;
+	bool has_idle = false;
 	int c;
 
+	if (s->now - since < idle_iv)	/* too soon for either balance (busy_iv > idle_iv) */
+		return false;
 	sr_for_each_cpu(c, &sd->span) {
 		uint64_t from = s->cpu[c].busy_since > since ? s->cpu[c].busy_since : since;
 
@@ -185,8 +187,6 @@ static bool llc_balanced_since(const struct sr_state *s, const struct sr_domain 
 		else if (s->cpu[c].busy_since && s->now - from >= busy_iv && balances_for_core(s, c))
 			return true;
 	}
-	for (c = 0; c < s->cfg.nr_cpus && !overloaded; c++)
-		overloaded = s->rq[c].nr_running >= 2;
 	return has_idle && overloaded && s->now - since >= idle_iv;
 }
 
@@ -195,7 +195,7 @@ static bool llc_balanced_since(const struct sr_state *s, const struct sr_domain 
  * are not in the trace, so when one must have happened the budget is
  * recomputed from the reconstructed util, and it is always an estimate.
  */
-static void update_nr_idle_scan(struct sr_state *s, int llc)
+static void update_nr_idle_scan(struct sr_state *s, int llc, bool overloaded)
 {
 	const struct sr_topo *t = s->cfg.topo;
 	const struct sr_domain *sd = sr_highest_flag_domain(t, llc, SD_SHARE_PKG_RESOURCES);
@@ -208,7 +208,7 @@ static void update_nr_idle_scan(struct sr_state *s, int llc)
 	}
 	if (!s->nr_idle_scan_ts[llc])
 		s->nr_idle_scan_ts[llc] = s->now;	/* the trace starts: the budget is 0 */
-	if (!llc_balanced_since(s, sd, s->nr_idle_scan_ts[llc]))
+	if (!llc_balanced_since(s, sd, s->nr_idle_scan_ts[llc], overloaded))
 		return;
 	sr_for_each_cpu(c, &sd->span)
 		sum += cpu_util_cfs(&s->rq[c]);
@@ -217,17 +217,35 @@ static void update_nr_idle_scan(struct sr_state *s, int llc)
 	s->nr_idle_scan_ts[llc] = s->now;
 }
 
+/*
+ * Per LLC (its first CPU, llc_id, leads it), then copied to its CPUs: the
+ * machine-wide and per-LLC facts are computed once a placement, so the
+ * cost is O(CPUs), not O(CPUs x LLC size) nor O(CPUs^2 / LLC size).
+ */
 void sr_st_fill_llc_hints(struct sr_state *s)
 {
 	const struct sr_topo *t = s->cfg.topo;
+	bool overloaded = false;
 
+	for (int c = 0; c < s->cfg.nr_cpus && !overloaded; c++)
+		overloaded = s->rq[c].nr_running >= 2;
+	for (int cpu = 0; cpu < s->cfg.nr_cpus; cpu++) {
+		int llc = t->cpu[cpu].llc_id;
+
+		if (llc != cpu)
+			continue;
+		update_nr_idle_scan(s, llc, overloaded);
+		/* only an LLC whose runqueues changed is scanned again */
+		if (!s->llc_idle_core_valid[llc]) {
+			s->llc_idle_core[llc] = idle_core_now(s, llc);
+			s->llc_idle_core_valid[llc] = true;
+		}
+	}
 	for (int cpu = 0; cpu < s->cfg.nr_cpus; cpu++) {
 		int llc = t->cpu[cpu].llc_id;
 		bool known = s->idle_cores_known[llc];
 
-		if (llc == cpu)
-			update_nr_idle_scan(s, llc);
-		s->llc[cpu].has_idle_cores = known ? s->idle_cores[llc] : idle_core_now(s, llc);
+		s->llc[cpu].has_idle_cores = known ? s->idle_cores[llc] : s->llc_idle_core[llc];
 		s->llc[cpu].idle_cores_unknown = !known;
 		s->llc[cpu].nr_idle_scan = s->nr_idle_scan[llc];
 		s->llc[cpu].nr_idle_scan_estimated = true;

@@ -4,18 +4,11 @@
  * sr_st_task_move(), which keeps each CPU's nr_running, load weight and
  * PELT-like averages equal to the sum over the tasks counted there.
  */
-#include <math.h>
 #include <errno.h>
 #include <stdlib.h>
 #include "state-priv.h"
 
-#define PELT_HALFLIFE_NS	33554432.0	/* 32 periods of 1024 * 1024 ns */
 #define PELT_WARM_NS		362000000ULL	/* LOAD_AVG_MAX_N = 345 periods */
-
-double sr_pelt_decay(uint64_t dt)
-{
-	return exp2(-(double)dt / PELT_HALFLIFE_NS);
-}
 
 /* Advance the task's PELT fractions to @now under its current state. */
 void sr_st_task_pelt(struct sr_state *s, struct sr_task *t, uint64_t now)
@@ -73,7 +66,12 @@ void sr_st_cpu_advance(struct sr_state *s, int cpu, uint64_t now)
 	if (!c->since || now > c->since)
 		c->since = now;
 	if (c->pelt_ts && now > c->pelt_ts) {
-		d = sr_pelt_decay(now - c->pelt_ts);
+		/* a placement advances every CPU: most by the same step since the last one */
+		if (now - c->pelt_ts != s->decay_dt) {
+			s->decay_dt = now - c->pelt_ts;
+			s->decay_d = sr_pelt_decay(s->decay_dt);
+		}
+		d = s->decay_d;
 		c->load_avg = c->load_avg * d + (double)c->root_weight * (1.0 - d);
 		c->runnable_avg = c->runnable_avg * d + (double)rq->load_weight * (1.0 - d);
 		c->util_avg = c->util_avg * d + (rq->curr_pid ? (double)SR_CAPACITY_SCALE : 0.0) * (1.0 - d);
@@ -144,6 +142,7 @@ void sr_st_rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
 		return;
 	rq = &s->rq[cpu];
 	sr_st_cpu_advance(s, cpu, s->now);
+	sr_st_rq_touched(s, cpu);
 	util_est_account(s, t, cpu, sign);
 	if (t->v.policy != SR_SCHED_RT)
 		weight_account(s, t, cpu, sign);

@@ -19,6 +19,12 @@ static inline bool sr_st_cpu_ok(const struct sr_state *s, int cpu)
 	return cpu >= 0 && cpu < s->cfg.nr_cpus;
 }
 
+/* @cpu's curr or nr_running changed: its LLC's idle-core answer must be looked at again. */
+static inline void sr_st_rq_touched(struct sr_state *s, int cpu)
+{
+	s->llc_idle_core_valid[s->cfg.topo->cpu[cpu].llc_id] = false;
+}
+
 static inline bool sr_st_on_rq(enum sr_task_state st)
 {
 	return st == SR_T_RUNNING || st == SR_T_QUEUED;

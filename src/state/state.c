@@ -242,12 +242,15 @@ int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg)
 	s->llc = calloc(cfg->nr_cpus, sizeof(*s->llc));
 	s->idle_cores = calloc(cfg->nr_cpus, sizeof(*s->idle_cores));
 	s->idle_cores_known = calloc(cfg->nr_cpus, sizeof(*s->idle_cores_known));
+	s->llc_idle_core = calloc(cfg->nr_cpus, sizeof(*s->llc_idle_core));
+	s->llc_idle_core_valid = calloc(cfg->nr_cpus, sizeof(*s->llc_idle_core_valid));
 	s->one_cpu = calloc(cfg->nr_cpus, sizeof(*s->one_cpu));
 	s->nr_idle_scan = calloc(cfg->nr_cpus, sizeof(*s->nr_idle_scan));
 	s->nr_idle_scan_ts = calloc(cfg->nr_cpus, sizeof(*s->nr_idle_scan_ts));
 	for (int c = 0; s->llc && c < cfg->nr_cpus; c++)
 		s->llc[c].nr_idle_scan = -1;
 	if (!s->rq || !s->cpu || !s->llc || !s->idle_cores || !s->idle_cores_known ||
+	    !s->llc_idle_core || !s->llc_idle_core_valid ||
 	    !s->one_cpu || !s->nr_idle_scan || !s->nr_idle_scan_ts || sr_pidtab_init(&s->tasks, sizeof(struct sr_task_slot)) ||
 	    sr_pidtab_init(&s->sync_by_comm, sizeof(struct sr_comm_sync))) {
 		sr_state_fini(s);
@@ -293,6 +296,8 @@ void sr_state_fini(struct sr_state *s)
 	free(s->one_cpu);
 	free(s->nr_idle_scan);
 	free(s->nr_idle_scan_ts);
+	free(s->llc_idle_core);
+	free(s->llc_idle_core_valid);
 	free(s->rq);
 	free(s->cpu);
 	free(s->llc);

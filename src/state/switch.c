@@ -46,6 +46,7 @@ static void resync_idle(struct sr_state *s, int cpu)
 			s->cpu[cpu].resyncs++;
 		}
 	}
+	sr_st_rq_touched(s, cpu);
 	s->rq[cpu].nr_running = 0;
 	s->rq[cpu].cfs_nr_running = 0;
 	s->rq[cpu].load_weight = 0;
@@ -75,6 +76,7 @@ void sr_st_resync_curr(struct sr_state *s, int cpu, int pid)
 		t->note.pending_run = false;	/* its switch-in time is unknown */
 	}
 	c->curr = t;
+	sr_st_rq_touched(s, cpu);
 	rq->curr_pid = t ? pid : 0;
 	rq->curr_policy = t ? t->v.policy : SR_SCHED_NORMAL;
 	rq->idle_since = t ? 0 : s->now;
@@ -148,6 +150,7 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 		c->busy_since = ev->ts;
 	c->curr = next;
 	c->curr_known = true;
+	sr_st_rq_touched(s, ev->cpu);
 	rq->curr_pid = ev->next_pid > 0 ? ev->next_pid : 0;
 	rq->curr_policy = next ? next->v.policy : SR_SCHED_NORMAL;
 	rq->uncertain = false;

@@ -450,8 +450,14 @@ static void test_pelt_and_time(void **state)
 	struct fx *f = fx_new(true);
 	struct sr_task *t;
 
-	assert_true(fabs(sr_pelt_decay(33554432) - 0.5) < 1e-12);
+	/* the kernel's decay_load(): LOAD_AVG_MAX halves in 32 periods, 0 past 63 halvings */
+	assert_int_equal(sr_pelt_decay_load(47742, 32), 23870);
+	assert_int_equal(sr_pelt_decay_load(47742, 1), 46718);
+	assert_int_equal(sr_pelt_decay_load(1ULL << 40, 32 * 63 + 1), 0);
+	assert_true(fabs(sr_pelt_decay(33554432) - 0.5) < 1e-9);
 	assert_true(fabs(sr_pelt_decay(0) - 1.0) < 1e-12);
+	/* half a period decays linearly, as accumulate_sum() adds it: within 1e-4 of y^0.5 */
+	assert_true(fabs(sr_pelt_decay(1 << 19) - 0.98923) < 1e-4);
 	sw(f, 1000, 0, 0, SR_PS_RUNNING, 100);
 	sw(f, 1000, 1, 0, SR_PS_RUNNING, 0);
 	/* runs 400 ms: PELT converges to its weight */

@@ -85,6 +85,48 @@ static void test_bad_specs(void **state)
 	assert_int_equal(sr_topo_flat(&t, 0, SR_ERA_511), -EINVAL);
 }
 
+/* Masks read only their words below nw; the wrap walk is for_each_cpu_wrap()'s order. */
+static void test_masks(void **state)
+{
+	struct sr_cpumask m, o;
+	int order[8], n = 0, c;
+
+	memset(&m, 0xff, sizeof(m));	/* garbage above nw is never read */
+	sr_mask_clear(&m);
+	assert_int_equal(sr_mask_first(&m), -1);
+	assert_int_equal(sr_mask_weight(&m), 0);
+	sr_mask_set(&m, 3);
+	sr_mask_set(&m, 130);
+	sr_mask_set(&m, 70);
+	assert_int_equal(m.nw, 3);
+	assert_false(sr_mask_test(&m, 64));
+	assert_false(sr_mask_test(&m, 4000));
+	assert_int_equal(sr_mask_weight(&m), 3);
+	sr_for_each_cpu_wrap(c, &m, 70)
+		order[n++] = c;
+	assert_int_equal(n, 3);
+	assert_int_equal(order[0], 70);
+	assert_int_equal(order[1], 130);
+	assert_int_equal(order[2], 3);
+	n = 0;
+	sr_for_each_cpu_wrap(c, &m, 4)
+		order[n++] = c;
+	assert_int_equal(n, 3);
+	assert_int_equal(order[2], 3);
+	memset(&o, 0xff, sizeof(o));
+	sr_mask_clear(&o);
+	sr_mask_set(&o, 3);
+	assert_true(sr_mask_subset(&o, &m));
+	assert_false(sr_mask_subset(&m, &o));
+	sr_mask_or(&o, &m);
+	assert_true(sr_mask_equal(&o, &m));
+	sr_mask_unset(&m, 130);
+	assert_false(sr_mask_equal(&o, &m));
+	sr_mask_and(&o, &m);
+	assert_true(sr_mask_equal(&o, &m));
+	assert_int_equal(sr_mask_next(&o, 71), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -92,6 +134,7 @@ int main(void)
 		cmocka_unit_test(test_two_llcs_one_node_old_era),
 		cmocka_unit_test(test_far_numa_and_flat),
 		cmocka_unit_test(test_bad_specs),
+		cmocka_unit_test(test_masks),
 	};
 
 	return cmocka_run_group_tests_name("topology", tests, NULL, NULL);

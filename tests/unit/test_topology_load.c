@@ -141,7 +141,7 @@ static void test_debugfs_wins(void **state)
 	assert_int_equal(c->node, 1);
 	assert_int_equal(c->llc_id, 2);
 	assert_int_equal(c->llc_size, 2);
-	assert_true(sr_mask_equal(&c->smt, &(struct sr_cpumask){ .bits = { 0xc } }));
+	assert_true(sr_mask_equal(&c->smt, &(struct sr_cpumask){ .bits = { 0xc }, .nw = 1 }));
 	assert_int_equal(c->nr_levels, 2);
 	assert_span(&c->sd[0], "SMT", "2-3");
 	assert_int_equal(c->sd[0].imbalance_pct, 110);
