@@ -67,7 +67,9 @@ int sr_run_exec(struct sr_run *r, struct sr_err *err);
 /*
  * The same run fed by hand (unit tests of analyses): @r zeroed, @info
  * describing the trace (it must outlive the run), then events in order,
- * then sr_run_end() with the trace's last timestamp.
+ * then sr_run_end() with the trace's last timestamp.  sr_run_feed() returns
+ * 0, -errno, or a positive value when the pass is complete (explain has its
+ * answer): feed no more.
  */
 int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_trace_info *info,
 		struct sr_err *err);

@@ -275,7 +275,7 @@ static void run(struct fz *z)
 			z->info.last_ts = ev.ts;
 		ret = sr_run_feed(r, &ev);
 	}
-	if (ret && ret != -ENOMEM) {
+	if (ret < 0 && ret != -ENOMEM) {
 		fprintf(stderr, "fuzz-events: the run failed: %s\n", strerror(-ret));
 		abort();	/* the state and analyses take any stream */
 	}
