@@ -27,7 +27,9 @@ done
 # calls (asan-*: docs/known-issues.md R3, R6) would end the reader as ASan
 # reports, not as the crash the guard turns into exit 2: those checks are off,
 # as in the file-fuzzing campaign (tests/run-fuzz.sh); our code stays checked.
-asan=${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_str=0:detect_leaks=0
+# A library's double free (R14) is an ASan report too: abort_on_error makes it
+# the SIGABRT a plain build gets, which the guard turns into exit 2.
+asan=${ASAN_OPTIONS:+$ASAN_OPTIONS:}replace_str=0:detect_leaks=0:abort_on_error=1
 for f in strcmp strlen strndup strchr strstr strspn strtok strpbrk memcmp; do
 	asan=$asan:intercept_$f=0
 done

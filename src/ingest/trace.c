@@ -200,42 +200,62 @@ static void read_first_pids(struct sr_trace *t, uint64_t *first_off)
 }
 
 /*
- * libtracecmd 1.3 printf()s "File possibly truncated" to stdout, where our
- * report goes; keep stdout clean while it initialises the data.
+ * While libtracecmd opens a file nothing it prints is ours: version 1.3
+ * printf()s "File possibly truncated" to stdout, where our report goes, and
+ * when a damaged header makes it free a pointer twice, glibc's abort line
+ * goes to stderr before the guard's one message (src/cli/guard.c).
  */
-static int init_data_quietly(struct tracecmd_input *handle)
-{
-	int saved, null, ret;
+struct quiet {
+	int out, err, null;
+};
 
+static void quiet_on(struct quiet *q)
+{
 	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
-	null = open("/dev/null", O_WRONLY);
-	if (saved >= 0 && null >= 0)
-		dup2(null, STDOUT_FILENO);
-	ret = tracecmd_init_data(handle);
+	fflush(stderr);
+	q->null = open("/dev/null", O_WRONLY);
+	q->out = q->null >= 0 ? dup(STDOUT_FILENO) : -1;
+	q->err = q->null >= 0 ? dup(STDERR_FILENO) : -1;
+	if (q->out >= 0)
+		dup2(q->null, STDOUT_FILENO);
+	if (q->err >= 0)
+		dup2(q->null, STDERR_FILENO);
+}
+
+static void quiet_off(struct quiet *q)
+{
 	fflush(stdout);
-	if (saved >= 0 && null >= 0)
-		dup2(saved, STDOUT_FILENO);
-	if (saved >= 0)
-		close(saved);
-	if (null >= 0)
-		close(null);
-	return ret;
+	fflush(stderr);
+	if (q->out >= 0) {
+		dup2(q->out, STDOUT_FILENO);
+		close(q->out);
+	}
+	if (q->err >= 0) {
+		dup2(q->err, STDERR_FILENO);
+		close(q->err);
+	}
+	if (q->null >= 0)
+		close(q->null);
 }
 
 /* The file's headers and data index, through libtracecmd. */
 static int open_file(struct sr_trace *t, const char *path, struct sr_err *err)
 {
+	struct quiet q;
 	int ret;
 
 	sr_tr_lib_enter(t, -1);
+	quiet_on(&q);
 	t->top = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	quiet_off(&q);
 	sr_tr_lib_leave(t);
 	if (!t->top)
 		return sr_err_set(err, -EINVAL, "%s: cannot read the trace.dat headers (truncated or "
 				  "corrupt file)", path);
 	sr_tr_lib_enter(t, -1);
-	ret = init_data_quietly(t->top);
+	quiet_on(&q);
+	ret = tracecmd_init_data(t->top);
+	quiet_off(&q);
 	sr_tr_lib_leave(t);
 	if (ret < 0) {
 		/*
