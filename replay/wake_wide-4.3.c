@@ -117,6 +117,12 @@ static bool wide_at(bool wang, uint64_t waker64, uint64_t wakee64, uint64_t f64)
 	return !(s < f || m < s * f);
 }
 
+/* @v moved into @s. */
+static uint64_t clamp(uint64_t v, struct span s)
+{
+	return v < s.lo ? s.lo : v > s.hi ? s.hi : v;
+}
+
 /*
  * Whether some pair of counters within the bounds gives the other answer.
  * Both tests are monotone along the rectangle's edges and its diagonal, so
@@ -127,12 +133,11 @@ static bool wide_uncertain(const struct sr_wake_ctx *ctx, bool wang, uint64_t f,
 {
 	struct span w = flips_span(ctx->curr), p = flips_span(ctx->p);
 	uint64_t diag = w.lo > p.lo ? w.lo : p.lo;
+	bool on_diag = diag <= w.hi && diag <= p.hi;
 	uint64_t pts[][2] = {
 		{ w.lo, p.lo }, { w.lo, p.hi }, { w.hi, p.lo }, { w.hi, p.hi },
-		{ w.hi, p.lo > f + 1 ? p.lo : (f + 1 < p.hi ? f + 1 : p.hi) },
-		{ w.lo > f ? w.lo : (f < w.hi ? f : w.hi), p.hi },
-		{ w.hi, p.lo > f ? p.lo : (f < p.hi ? f : p.hi) },
-		{ diag <= w.hi && diag <= p.hi ? diag : w.lo, diag <= w.hi && diag <= p.hi ? diag : p.lo },
+		{ w.hi, clamp(f + 1, p) }, { clamp(f, w), p.hi }, { w.hi, clamp(f, p) },
+		{ on_diag ? diag : w.lo, on_diag ? diag : p.lo },
 	};
 
 	if (w.lo == w.hi && p.lo == p.hi)
