@@ -24,7 +24,8 @@ enum {
 	FZ_H_TOPO,		/* topology shape */
 	FZ_H_POLICY,		/* policy set */
 	FZ_H_MODE,		/* bits 0-1 mode, 2 decisions, 3 root cgroup, 4 measure-only,
-				 * 5 explain by number, 6 serialise the report */
+				 * 5 explain by number, 6 serialise the report,
+				 * 6+7 thousands of CPUs (fz_cpus) */
 	FZ_H_FORMATS,		/* bit per format missing: 0 waking, 1 wakeup, 2 switch, 3 probes */
 	FZ_H_RELEASE,		/* kernel release */
 	FZ_H_HZ,

@@ -32,12 +32,21 @@ struct fz {
 	bool dump;			/* serialise the report too (mode bit 6) */
 };
 
-/* Mostly small machines (they run fast); now and then up to 4096 CPUs. */
-static int fz_cpus(uint8_t b)
+/*
+ * Mostly small machines (they run fast); now and then up to 4096 CPUs.  A
+ * machine of thousands builds topology masks and a report line per CPU that
+ * cost twenty small inputs, so it needs both high bits of the mode too
+ * (otherwise 64-256 CPUs): a quarter as often as the others.
+ */
+static int fz_cpus(uint8_t b, uint8_t mode)
 {
 	static const int big[] = { 64, 65, 128, 256, 1024, 1025, 2048, 4096 };
 
-	return b < 248 ? 1 + b % 16 : big[b - 248];
+	if (b < 248)
+		return 1 + b % 16;
+	if (b >= 252 && (mode & 0xc0) != 0xc0)
+		b -= 4;
+	return big[b - 248];
 }
 
 /* A spec for @n CPUs of shape @b, or NULL: assumed flat. */
@@ -111,7 +120,7 @@ static int first_pid(uint8_t b, int cpu)
 /* The trace a file would describe, and the run's options, from the header. */
 static int decode_header(struct fz *z, const uint8_t *h)
 {
-	int n = fz_cpus(h[FZ_H_CPUS]);
+	int n = fz_cpus(h[FZ_H_CPUS], h[FZ_H_MODE]);
 	static const int hz[] = { 250, 1000, 100, 300, 1 };
 	uint8_t fmt = h[FZ_H_FORMATS], mode = h[FZ_H_MODE];
 
@@ -238,9 +247,11 @@ static void check_text(struct sr_run *r)
 
 /*
  * The report is always built; serialising it is a third of a small input's
- * time and exercises jansson more than us, so a header bit asks for it.
+ * time and exercises jansson more than us, so a header bit asks for it.  On
+ * wide machines the text renderings (a line a CPU) follow the same bit: they
+ * took most of such an input's time.
  */
-static void check_report(struct sr_run *r, bool dump)
+static void check_report(struct sr_run *r, bool dump, bool render)
 {
 	json_t *rep = sr_run_report(r);
 	char *text;
@@ -252,7 +263,8 @@ static void check_report(struct sr_run *r, bool dump)
 		abort();
 	free(text);
 	json_decref(rep);
-	check_text(r);
+	if (render)
+		check_text(r);
 }
 
 static void run(struct fz *z)
@@ -280,7 +292,7 @@ static void run(struct fz *z)
 		abort();	/* the state and analyses take any stream */
 	}
 	sr_run_end(r, z->info.last_ts);
-	check_report(r, z->dump);
+	check_report(r, z->dump, z->dump || z->info.nr_cpus < 64);
 	sr_run_close(r);
 	free(r);
 }
