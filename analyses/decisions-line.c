@@ -112,7 +112,7 @@ static unsigned int flag_bits(const struct sr_wakeup *w)
 	return (unsigned int)w->hot << 0 |
 	       (unsigned int)(w->uncertain && w->chosen_inferred) << 1 |
 	       (unsigned int)(w->uncertain && !w->chosen_inferred) << 2 |
-	       (unsigned int)(!w->paired && !w->fork) << 3 |
+	       (unsigned int)(!w->paired && w->kind == SR_WAKE_TTWU) << 3 |
 	       (unsigned int)(w->nr_migrations != 0) << 4 |
 	       (unsigned int)w->prev_idle << 5 | (unsigned int)w->target_idle << 6 |
 	       (unsigned int)w->chosen_inferred << 7;
@@ -123,7 +123,7 @@ void sr_dline_hold(struct held *h, const struct sr_wakeup *w, const struct sr_vi
 	const struct sr_topo *t = v->topo;
 
 	h->live = true;
-	h->fork = w->fork;
+	h->kind = (uint8_t)w->kind;
 	h->index = w->index;
 	h->ts = w->ts;
 	h->wait_ns = -1;
@@ -132,7 +132,7 @@ void sr_dline_hold(struct held *h, const struct sr_wakeup *w, const struct sr_vi
 	h->waker_cpu = w->waker_cpu;
 	h->prev_cpu = w->prev_cpu;
 	h->cpu = w->cpu;
-	if (w->fork)
+	if (w->kind == SR_WAKE_FORK)
 		h->actual = w->cpu == w->waker_cpu ? "parent_cpu" : "other";
 	else
 		h->actual = sr_outcome_name(w->actual);
@@ -207,7 +207,7 @@ static int set_strings(struct dline *l, const struct held *h)
 		sr_utf8_repair(h->comm, fixed, sizeof(fixed), false);
 		ret |= json_string_set_nocheck(l->comm, fixed);
 	}
-	ret |= json_object_iter_set(l->root, l->it_kind, str(l, h->fork ? "fork" : "wakeup"));
+	ret |= json_object_iter_set(l->root, l->it_kind, str(l, sr_wake_kind_name(h->kind)));
 	ret |= json_object_iter_set(l->root, l->it_actual, str(l, h->actual));
 	for (int i = 0; i < 3; i++)
 		ret |= json_object_iter_set(l->rel, l->it_rel[i], str(l, h->rel[i]));

@@ -13,7 +13,7 @@
 struct held {
 	int pid;
 	bool live;			/* a line is held */
-	bool fork;
+	uint8_t kind;			/* enum sr_wake_kind */
 	uint64_t index, ts;
 	int64_t wait_ns;		/* -1: unknown (null) */
 	int ran_on;

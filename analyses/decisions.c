@@ -58,7 +58,7 @@ static int dec_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 	struct decisions *d = a->data;
 	struct held *h;
 
-	if (w->cls != SR_W_PLACED && !w->fork)
+	if (w->cls != SR_W_PLACED && w->kind == SR_WAKE_TTWU)
 		return 0;
 	h = sr_pidtab_get(&d->held, w->task->v.pid);
 	if (!h)
@@ -68,6 +68,10 @@ static int dec_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 	if (!h->dec && !(h->dec = calloc(d->nr_pol ? (size_t)d->nr_pol : 1, sizeof(*h->dec))))
 		return -ENOMEM;
 	sr_dline_hold(h, w, a->view);
+	if (w->kind == SR_WAKE_EXEC) {
+		h->ran_on = w->cpu;	/* it runs there: the wait is no wakeup latency */
+		write_line(d, h);
+	}
 	return 0;
 }
 

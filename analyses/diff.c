@@ -35,6 +35,7 @@ static const char *const hints[SR_DIFF_NR_DEPS] = {
 	[11] = "idle_stamp: a trace that starts before the CPU went idle",
 	[12] = "load estimate: knob-free; record --probes gives the kernel's own loads",
 	[13] = "wakee_flips: a trace that starts before the tasks (or their parents) woke others",
+	[14] = "exec time: knob-free; record --probes shows sched_exec()'s own select_task_rq_fair()",
 };
 
 uint64_t sr_diff_total(const uint64_t *by_det)

@@ -15,6 +15,13 @@ struct tally {
 	uint64_t match, miss;
 };
 
+/* Placements counted apart from the wakeups: forks and execs. */
+struct apart {
+	struct tally any;			/* every answer */
+	struct tally det;			/* the determined ones */
+	uint64_t undetermined, errors;
+};
+
 struct pol_stats {
 	struct tally any, any_moved;		/* every answer, determined or not (sync=0 one) */
 	struct tally all, moved;		/* determined; moved: the kernel did not keep prev */
@@ -24,9 +31,7 @@ struct pol_stats {
 	struct tally by[SR_BY_NR_DECIDERS];
 	uint64_t miss_rel[SR_REL_NR];
 	uint64_t dep[16];			/* undetermined decisions by input */
-	struct tally fork_any;			/* sched_wakeup_new placements, every answer */
-	struct tally fork;			/* the determined ones */
-	uint64_t fork_undetermined, fork_errors;
+	struct apart fork, exec;		/* wake_up_new_task(), sched_exec() placements */
 };
 
 struct divergence {
@@ -95,21 +100,21 @@ static void count_one(struct pol_stats *ps, const struct sr_brief *b, const stru
 		ps->miss_rel[sr_topo_relation(topo, b->cpu, w->cpu)]++;
 }
 
-/* Fork placements (find_idlest_cpu() and friends) are tallied on their own. */
-static void count_fork(struct pol_stats *ps, const struct sr_brief *b, const struct sr_wakeup *w)
+/* Fork and exec placements (find_idlest_cpu() and friends) are tallied on their own. */
+static void count_apart(struct apart *ap, const struct sr_brief *b, const struct sr_wakeup *w)
 {
 	if (b->cpu < 0) {
-		ps->fork_errors += b->decided_by != SR_BY_NOT_FAIR;
+		ap->errors += b->decided_by != SR_BY_NOT_FAIR;
 		return;
 	}
-	ps->fork_any.match += b->cpu == w->cpu;
-	ps->fork_any.miss += b->cpu != w->cpu;
+	ap->any.match += b->cpu == w->cpu;
+	ap->any.miss += b->cpu != w->cpu;
 	if (!b->determined || w->uncertain)
-		ps->fork_undetermined++;
+		ap->undetermined++;
 	else if (b->cpu == w->cpu)
-		ps->fork.match++;
+		ap->det.match++;
 	else
-		ps->fork.miss++;
+		ap->det.miss++;
 }
 
 static int div_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
@@ -117,9 +122,10 @@ static int div_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 	const struct sr_view *v = a->view;
 	struct divergence *d = a->data;
 
-	if (w->fork && w->nr_dec == d->nr) {
+	if (w->kind != SR_WAKE_TTWU && w->nr_dec == d->nr) {
 		for (int i = 0; i < d->nr; i++)
-			count_fork(&d->p[i], &w->dec[i], w);
+			count_apart(w->kind == SR_WAKE_FORK ? &d->p[i].fork : &d->p[i].exec,
+				    &w->dec[i], w);
 		return 0;
 	}
 	if (w->cls != SR_W_PLACED || w->nr_dec != d->nr)
@@ -138,6 +144,14 @@ static json_t *tally_json(const struct tally *t)
 			 "match_ratio", n ? json_real((double)t->match / (double)n) : json_null());
 }
 
+static json_t *apart_json(const struct apart *ap)
+{
+	return json_pack("{s:o, s:o, s:I, s:I}", "all", tally_json(&ap->any),
+			 "determined", tally_json(&ap->det),
+			 "undetermined", (json_int_t)ap->undetermined,
+			 "model_errors", (json_int_t)ap->errors);
+}
+
 static json_t *policy_json(const struct sr_policy *pol, const struct pol_stats *ps)
 {
 	json_t *by = json_object(), *rel = json_object(), *dep = json_object();
@@ -152,7 +166,7 @@ static json_t *policy_json(const struct sr_policy *pol, const struct pol_stats *
 			json_object_set_new(dep, sr_dep_name(1u << i),
 					    json_integer((json_int_t)ps->dep[i]));
 	return json_pack("{s:s, s:s?, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:o}, s:I, s:I, s:o, s:o,"
-			 " s:{s:o, s:o, s:I, s:I}}",
+			 " s:o, s:o}",
 			 "policy", pol->name, "kernel_range", pol->kernel_range,
 			 "all", tally_json(&ps->any), "all_moved", tally_json(&ps->any_moved),
 			 "determined", tally_json(&ps->all), "moved", tally_json(&ps->moved),
@@ -162,9 +176,7 @@ static json_t *policy_json(const struct sr_policy *pol, const struct pol_stats *
 			 "model_errors", (json_int_t)ps->failed,
 			 "not_fair_class", (json_int_t)ps->not_fair,
 			 "by_step", by, "misses_by_relation", rel,
-			 "fork", "all", tally_json(&ps->fork_any), "determined", tally_json(&ps->fork),
-			 "undetermined", (json_int_t)ps->fork_undetermined,
-			 "model_errors", (json_int_t)ps->fork_errors);
+			 "fork", apart_json(&ps->fork), "exec", apart_json(&ps->exec));
 }
 
 static int div_report(struct sr_analysis *a, json_t *report)
@@ -190,6 +202,15 @@ static double ratio(const struct tally *t)
 	return n ? 100.0 * (double)t->match / (double)n : 0.0;
 }
 
+/* A column of the table: "-" when there was nothing to count. */
+static void print_ratio(FILE *f, const struct tally *t)
+{
+	if (t->match + t->miss)
+		fprintf(f, " %8.1f%%", ratio(t));
+	else
+		fprintf(f, " %9s", "-");
+}
+
 /* Per policy: how often it picks the kernel's CPU, and what keeps the rest open. */
 static void div_print(struct sr_analysis *a, FILE *f)
 {
@@ -199,15 +220,17 @@ static void div_print(struct sr_analysis *a, FILE *f)
 	if (!d->nr)
 		return;
 	fprintf(f, "\nAgreement with the kernel's choice (placed wakeups):\n");
-	fprintf(f, "  %-34s %9s %9s %9s %13s %9s\n", "policy", "all", "moved", "determined",
-		"undetermined", "forks");
+	fprintf(f, "  %-34s %9s %9s %9s %13s %9s %9s\n", "policy", "all", "moved", "determined",
+		"undetermined", "forks", "execs");
 	for (int i = 0; i < d->nr; i++) {
 		const struct pol_stats *ps = &d->p[i];
 		int top = -1;
 
-		fprintf(f, "  %-34s %8.1f%% %8.1f%% %8.1f%% %13" PRIu64 " %8.1f%%\n",
-			v->policy[i].name, ratio(&ps->any), ratio(&ps->any_moved),
-			ratio(&ps->all), ps->undetermined, ratio(&ps->fork_any));
+		fprintf(f, "  %-34s %8.1f%% %8.1f%% %8.1f%% %13" PRIu64, v->policy[i].name,
+			ratio(&ps->any), ratio(&ps->any_moved), ratio(&ps->all), ps->undetermined);
+		print_ratio(f, &ps->fork.any);
+		print_ratio(f, &ps->exec.any);
+		fputc('\n', f);
 		for (int b = 0; b < 16; b++)
 			if (ps->dep[b] && (top < 0 || ps->dep[b] > ps->dep[top]))
 				top = b;

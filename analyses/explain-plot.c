@@ -85,12 +85,13 @@ static void draw_rows(cairo_t *cr, const struct frame *fr, const struct sr_expla
 		double y = TOP + i * ROW + ROW / 2 + 3;
 
 		sr_plot_text(cr, 10, y, 11, 0, "CPU %d", cpu);
-		sr_plot_text(cr, 60, y, 9, 0, "%s%s%s%s%s", cpu == c->prev_cpu ?
-			     (c->w.fork ? "parent " : "prev ") : "",
-			     cpu == c->this_cpu && !c->w.fork ? "waker " : "",
+		sr_plot_text(cr, 60, y, 9, 0, "%s%s%s%s%s%s", cpu == c->prev_cpu ?
+			     sr_explain_prev_role(c) : "", cpu == c->prev_cpu ? " " : "",
+			     cpu == c->this_cpu && c->w.kind == SR_WAKE_TTWU ? "waker " : "",
 			     cpu == c->w.cpu ? "chosen " : "",
 			     cpu == c->prev_cpu ? "" : sr_an_rel_short(v->topo, cpu, c->prev_cpu),
-			     cpu == c->prev_cpu ? "" : c->w.fork ? " as the parent" : " as prev");
+			     cpu == c->prev_cpu ? "" : c->w.kind == SR_WAKE_FORK ? " as the parent" :
+			     c->w.kind == SR_WAKE_EXEC ? " as its CPU" : " as prev");
 	}
 	for (size_t k = 0; k < tl->nr_seg; k++)
 		draw_seg(cr, fr, tl, &tl->seg[k], tl->seg[k].end);
@@ -107,7 +108,7 @@ static void draw_marks(cairo_t *cr, const struct frame *fr, const struct sr_expl
 	int r;
 
 	sr_plot_line(cr, xw, TOP - 8, xw, ybot, 1.2, SR_RGB(0, 0, 0), true);
-	sr_plot_text(cr, xw, TOP - 12, 9, 0.5, c->w.fork ? "wake_up_new_task" : "sched_waking");
+	sr_plot_text(cr, xw, TOP - 12, 9, 0.5, sr_explain_moment(c));
 	for (int i = 0; i < v->nr_policies; i++) {
 		const struct sr_decision *d = sr_explain_primary(c, i);
 		double x = xw + 8 + 12 * i;
@@ -218,7 +219,8 @@ int sr_explain_plot(const struct sr_analysis *ex, const struct sr_analysis *tla,
 	if (ret)
 		return ret;
 	sr_plot_text(p.cr, 10, 22, 14, 0, "%s #%" PRIu64 " of %s (pid %d): the kernel chose "
-		     "CPU %d", c->w.fork ? "Fork" : "Wakeup", c->w.index, c->comm, e->pid,
+		     "CPU %d", c->w.kind == SR_WAKE_FORK ? "Fork" : c->w.kind == SR_WAKE_EXEC ?
+		     "Exec" : "Wakeup", c->w.index, c->comm, e->pid,
 		     c->w.cpu);
 	sr_plot_text(p.cr, 10, 40, 10, 0, "%s, waker CPU %d, prev CPU %d%s", ex->view->info->clock[0] ?
 		     ex->view->info->clock : "trace clock", c->w.waker_cpu, c->w.prev_cpu,

@@ -88,7 +88,7 @@ static void print_depends(FILE *f, const struct sr_decision *d)
 	}
 }
 
-/* "prev,waker,chosen", or "parent" for a fork's parent CPU. */
+/* "prev,waker,chosen"; "parent" for a fork's parent CPU, "task_cpu" for an exec's. */
 static void roles(const struct sr_explain_cand *c, int cpu, char *buf, size_t size)
 {
 	const char *r[3];
@@ -96,11 +96,13 @@ static void roles(const struct sr_explain_cand *c, int cpu, char *buf, size_t si
 	size_t len = 0;
 
 	buf[0] = '\0';
-	if (c->w.fork && cpu == c->this_cpu)
+	if (c->w.kind == SR_WAKE_FORK && cpu == c->this_cpu)
 		r[n++] = "parent";
-	if (!c->w.fork && cpu == c->prev_cpu)
+	if (c->w.kind == SR_WAKE_EXEC && cpu == c->this_cpu)
+		r[n++] = "task_cpu";
+	if (c->w.kind == SR_WAKE_TTWU && cpu == c->prev_cpu)
 		r[n++] = "prev";
-	if (!c->w.fork && cpu == c->this_cpu)
+	if (c->w.kind == SR_WAKE_TTWU && cpu == c->this_cpu)
 		r[n++] = "waker";
 	if (cpu == c->w.cpu)
 		r[n++] = "chosen";
@@ -111,15 +113,28 @@ static void roles(const struct sr_explain_cand *c, int cpu, char *buf, size_t si
 static void print_cpus(FILE *f, const struct sr_explain_cand *c, const struct sr_explain *e,
 		       const struct sr_view *v)
 {
-	const char *at = c->w.fork ? "at wake_up_new_task()" : "at the sched_waking";
+	static const char *const at_kind[] = {
+		[SR_WAKE_TTWU] = "at the sched_waking", [SR_WAKE_FORK] = "at wake_up_new_task()",
+		[SR_WAKE_EXEC] = "at sched_exec()",
+	};
+	static const char *const to_kind[] = {
+		[SR_WAKE_TTWU] = "to prev", [SR_WAKE_FORK] = "to parent", [SR_WAKE_EXEC] = "to its CPU",
+	};
+	bool ttwu = c->w.kind == SR_WAKE_TTWU;
+	const char *at = at_kind[c->w.kind];
+
+	if (c->w.kind == SR_WAKE_EXEC && !c->w.at_select && c->w.cpu == c->w.prev_cpu)
+		at = "at the sched_process_exec (sched_exec() ran earlier, unrecorded)";
 
 	if (c->placed_ts > c->ts)
-		fprintf(f, "\nCPUs that mattered, when select_task_rq_fair() ran (%.1f us after "
-			"the sched_waking):\n", (double)(c->placed_ts - c->ts) / 1000.0);
+		fprintf(f, "\nCPUs that mattered, when %s ran (%.1f us after %s):\n",
+			ttwu ? "select_task_rq_fair()" : "find_idlest_group()",
+			(double)(c->placed_ts - c->ts) / 1000.0,
+			ttwu ? "the sched_waking" : "its srqf");
 	else
 		fprintf(f, "\nCPUs that mattered, %s:\n", at);
 	fprintf(f, "  CPU  roles            %-10s %-10s  curr  nr_running  load_weight  load_avg"
-		"  util_avg\n", c->w.fork ? "to parent" : "to prev", c->w.fork ? "" : "to waker");
+		"  util_avg\n", to_kind[c->w.kind], ttwu ? "to waker" : "");
 	for (int cpu = 0; cpu < e->nr_cpus; cpu++) {
 		const struct sr_rq *rq = &c->rq[cpu];
 		char r[64];
@@ -129,7 +144,7 @@ static void print_cpus(FILE *f, const struct sr_explain_cand *c, const struct sr
 		roles(c, cpu, r, sizeof(r));
 		fprintf(f, "  %3d  %-16s %-10s %-10s %5d  %10u  %11lu  %8lu  %8lu%s%s\n", cpu, r,
 			sr_an_relation(v->topo, cpu, c->prev_cpu),
-			c->w.fork ? "" : sr_an_relation(v->topo, cpu, c->this_cpu),
+			ttwu ? sr_an_relation(v->topo, cpu, c->this_cpu) : "",
 			rq->curr_pid, rq->nr_running, rq->load_weight, rq->load_avg, rq->util_avg,
 			!rq->curr_pid && !rq->nr_running ? "  idle" : "",
 			rq->uncertain ? "  (uncertain)" : "");
@@ -228,12 +243,43 @@ static void print_policies(FILE *f, const struct sr_explain_cand *c, const struc
 	}
 }
 
+/* sched_exec(): moved by its own CPU's stopper, or kept (seen at sched_process_exec). */
+static void print_exec_head(FILE *f, const struct sr_explain *e, const struct sr_explain_cand *c)
+{
+	char comm[SR_TEXT_SIZE(SR_COMM_LEN)];
+
+	fprintf(f, "Exec placement #%" PRIu64 " of %d (%s) at ", c->w.index, e->pid,
+		sr_text(c->comm, comm, sizeof(comm)));
+	print_ns(f, (int64_t)c->ts);
+	if (c->w.cpu != c->w.prev_cpu) {
+		fprintf(f, " s: sched_exec() on CPU %d, %s\n", c->w.prev_cpu, c->w.at_select ?
+			"its select_task_rq_fair() recorded by a probe" :
+			"seen as the task waking its own stopper");
+		fprintf(f, "The kernel moved it to CPU %d (migration/%d's sched_migrate_task); "
+			"the exec completed at ", c->w.cpu, c->w.prev_cpu);
+	} else if (c->w.at_select) {
+		fprintf(f, " s: sched_exec() on CPU %d, its select_task_rq_fair() recorded by "
+			"a probe\n", c->w.prev_cpu);
+		fprintf(f, "The kernel kept it on CPU %d; the exec completed at ", c->w.cpu);
+	} else {
+		fprintf(f, " s: sched_exec() on CPU %d, which no event shows: replayed at the "
+			"sched_process_exec\n", c->w.prev_cpu);
+		fprintf(f, "The kernel kept it on CPU %d; the exec completed at ", c->w.cpu);
+	}
+	print_ns(f, (int64_t)c->w.ts_wakeup);
+	fprintf(f, " s.\n");
+}
+
 static void print_head(FILE *f, const struct sr_explain *e, const struct sr_explain_cand *c)
 {
 	bool placed = c->w.cls == SR_W_PLACED;
 	char comm[SR_TEXT_SIZE(SR_COMM_LEN)];
 
-	if (c->w.fork) {
+	if (c->w.kind == SR_WAKE_EXEC) {
+		print_exec_head(f, e, c);
+		return;
+	}
+	if (c->w.kind == SR_WAKE_FORK) {
 		fprintf(f, "Fork placement #%" PRIu64 " of %d (%s) at ", c->w.index, e->pid,
 			sr_text(c->comm, comm, sizeof(comm)));
 		print_ns(f, (int64_t)c->ts);
@@ -270,6 +316,14 @@ void sr_explain_print(const struct sr_analysis *a, FILE *f)
 	if (c->has_ctx) {
 		print_cpus(f, c, e, a->view);
 		print_policies(f, c, a->view);
+	}
+	if (c->w.kind == SR_WAKE_EXEC) {
+		/* moved by its stopper or kept: it ran on, there was no wait to see */
+		fprintf(f, "\nThen: it ran on CPU %d, where its exec completed", c->w.cpu);
+		if (c->w.ts_wakeup > c->ts)
+			fprintf(f, " %.1f us after sched_exec()", (double)(c->w.ts_wakeup - c->ts) / 1e3);
+		fprintf(f, ".\n");
+		return;
 	}
 	fprintf(f, "\nThen: enqueued on CPU %d while %s (%d) ran there with nr_running %u; ",
 		c->w.cpu, sr_text(c->target_comm, comm, sizeof(comm)), c->target_curr, c->target_nr);

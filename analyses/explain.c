@@ -47,8 +47,9 @@ static int ex_init(struct sr_analysis *a)
 	e->index = v->opts->explain_index;
 	e->nr_cpus = v->info->nr_cpus;
 	e->scratch = cand_new(e->nr_cpus);
+	e->exec_scratch = cand_new(e->nr_cpus);
 	e->best = cand_new(e->nr_cpus);
-	return e->scratch && e->best ? 0 : -ENOMEM;
+	return e->scratch && e->exec_scratch && e->best ? 0 : -ENOMEM;
 }
 
 static uint64_t dist(const struct sr_explain *e, uint64_t ts)
@@ -67,7 +68,7 @@ static int ex_placement(struct sr_analysis *a, const struct sr_wake_ctx *ctx,
 {
 	const struct sr_view *v = a->view;
 	struct sr_explain *e = a->data;
-	struct sr_explain_cand *c = e->scratch;
+	struct sr_explain_cand *c = ctx->kind == SR_WAKE_EXEC ? e->exec_scratch : e->scratch;
 
 	if (e->index || ctx->p->pid != e->pid || !closer(e, ctx->ts))
 		return 0;
@@ -99,7 +100,7 @@ static int ex_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 {
 	const struct sr_view *v = a->view;
 	struct sr_explain *e = a->data;
-	struct sr_explain_cand *c;
+	struct sr_explain_cand *c, **slot;
 	const struct sr_task *curr;
 
 	if (e->index) {
@@ -111,13 +112,16 @@ static int ex_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 	}
 	if (w->task->v.pid != e->pid || !closer(e, w->ts))
 		return 0;
+	/* an exec completes after later placements of its task: its context waits apart */
+	slot = w->kind == SR_WAKE_EXEC ? &e->exec_scratch : &e->scratch;
 	/* The placement context belongs to this wakeup only if it was its waking. */
-	if (!(e->scratch->has_ctx && e->scratch->ts == w->ts && (w->cls == SR_W_PLACED || w->fork)))
-		e->scratch->has_ctx = false;
-	c = e->scratch;
-	e->scratch = e->best;
+	if (!((*slot)->has_ctx && (*slot)->ts == w->ts &&
+	      (w->cls == SR_W_PLACED || w->kind != SR_WAKE_TTWU)))
+		(*slot)->has_ctx = false;
+	c = *slot;
+	*slot = e->best;
 	e->best = c;
-	e->scratch->has_ctx = false;
+	(*slot)->has_ctx = false;
 	c->valid = true;
 	c->ran = false;
 	c->ts = w->ts;
@@ -222,8 +226,8 @@ static json_t *cpus_json(const struct sr_explain_cand *c, const struct sr_view *
 			continue;
 		roles = json_array();
 		if (cpu == c->prev_cpu)
-			json_array_append_new(roles, json_string(c->w.fork ? "parent" : "prev"));
-		if (cpu == c->this_cpu && !c->w.fork)
+			json_array_append_new(roles, json_string(sr_explain_prev_role(c)));
+		if (cpu == c->this_cpu && c->w.kind == SR_WAKE_TTWU)
 			json_array_append_new(roles, json_string("waker"));
 		if (cpu == c->w.cpu)
 			json_array_append_new(roles, json_string("chosen"));
@@ -275,9 +279,13 @@ static int ex_report(struct sr_analysis *a, json_t *report)
 		"comm", sr_json_str(c->comm), "class", sr_explain_class(c),
 		"waker_pid", c->w.waker_pid, "waker_cpu", c->w.waker_cpu,
 		"prev_cpu", c->w.prev_cpu, "cpu", c->w.cpu,
-		"actual", c->w.cls == SR_W_PLACED ? sr_outcome_name(c->w.actual) : NULL,
+		"actual", c->w.cls == SR_W_PLACED || c->w.kind == SR_WAKE_EXEC ?
+			  sr_outcome_name(c->w.actual) : NULL,
 		"cache_hot", c->w.hot, "since_switch_out_ns", (json_int_t)c->w.since_out,
 		"migrations", c->w.nr_migrations, "uncertain", c->w.uncertain, "next", next_json(c));
+	if (o && c->w.kind == SR_WAKE_EXEC)
+		json_object_set_new(o, "exec", json_pack("{s:I, s:b}", "completed_ns",
+				    (json_int_t)c->w.ts_wakeup, "at_select", c->w.at_select));
 	if (o && c->has_ctx) {
 		json_object_set_new(o, "cpus", cpus_json(c, v, e->nr_cpus));
 		json_object_set_new(o, "wakee", task_json(&c->p));
@@ -298,6 +306,7 @@ static void ex_fini(struct sr_analysis *a)
 	struct sr_explain *e = a->data;
 
 	cand_free(e->scratch);
+	cand_free(e->exec_scratch);
 	cand_free(e->best);
 	free(e);
 }
@@ -316,7 +325,8 @@ int sr_explain_target(const struct sr_analysis *a, int *pid, int64_t *at)
 /*
  * Nothing later can change the answer: --wakeup N has met wakeup N; --at T
  * has a candidate that no later wakeup can beat (past T by at least its
- * distance) and it ran, or the task was woken again without running it.
+ * distance), no exec of the task as close is still open, and it ran or the
+ * task was woken again without running it.
  */
 static bool ex_done(const struct sr_analysis *a)
 {
@@ -329,9 +339,12 @@ static bool ex_done(const struct sr_analysis *a)
 		return e->at >= 0;
 	if (!c->valid || now < (uint64_t)e->at || now - (uint64_t)e->at < dist(e, c->ts))
 		return false;
+	t = sr_state_task(a->view->state, e->pid);
+	/* an exec is reported when it completes: one as close may still come */
+	if (t && t->exec.valid && dist(e, t->exec.ts) <= dist(e, c->ts))
+		return false;
 	if (c->ran)
 		return true;
-	t = sr_state_task(a->view->state, e->pid);
 	return !t || t->note.ts != c->ts;
 }
 

@@ -40,6 +40,7 @@ struct sr_explain {
 	uint64_t index;			/* --wakeup N: find its pid and time */
 	int nr_cpus;
 	struct sr_explain_cand *scratch, *best;
+	struct sr_explain_cand *exec_scratch;	/* an exec's context, until it completes */
 };
 
 /* The answer the analyses' primary replay gives for policy @i. */
@@ -48,10 +49,23 @@ static inline const struct sr_decision *sr_explain_primary(const struct sr_expla
 	return c->nr_dec[i] == 2 && c->sync_guess == SR_YES ? &c->dec[i][1] : &c->dec[i][0];
 }
 
-/* "fork" for a fork placement, else the wakeup's class ("placed", "runnable", ...). */
+/* The role of prev_cpu: a wakeup's prev, a fork's parent CPU, an exec's own CPU. */
+static inline const char *sr_explain_prev_role(const struct sr_explain_cand *c)
+{
+	return c->w.kind == SR_WAKE_FORK ? "parent" : c->w.kind == SR_WAKE_EXEC ? "task_cpu" : "prev";
+}
+
+/* The kernel function at the placement's moment, as the pictures label it. */
+static inline const char *sr_explain_moment(const struct sr_explain_cand *c)
+{
+	return c->w.kind == SR_WAKE_FORK ? "wake_up_new_task" :
+	       c->w.kind == SR_WAKE_EXEC ? "sched_exec" : "sched_waking";
+}
+
+/* "fork" or "exec" for those placements, else the wakeup's class ("placed", "runnable", ...). */
 static inline const char *sr_explain_class(const struct sr_explain_cand *c)
 {
-	return c->w.fork ? "fork" : sr_wclass_name(c->w.cls);
+	return c->w.kind != SR_WAKE_TTWU ? sr_wake_kind_name(c->w.kind) : sr_wclass_name(c->w.cls);
 }
 
 /* CPUs shown: waker, prev, chosen, and every policy's answer. */

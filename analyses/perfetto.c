@@ -127,9 +127,10 @@ static int pf_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 	struct flow *f;
 	char name[48];
 
-	if ((w->cls != SR_W_PLACED && !w->fork) || w->waker_cpu < 0)
+	if ((w->cls != SR_W_PLACED && w->kind == SR_WAKE_TTWU) || w->waker_cpu < 0)
 		return 0;
-	snprintf(name, sizeof(name), "%s %s", w->fork ? "fork" : "wake", w->task->comm);
+	snprintf(name, sizeof(name), "%s %s",
+		 w->kind == SR_WAKE_TTWU ? "wake" : sr_wake_kind_name(w->kind), w->task->comm);
 	add(p, json_pack("{s:s, s:s, s:s, s:o, s:i, s:i, s:f, s:{s:I, s:i, s:o, s:i, s:i, s:s,"
 			 " s:o}}", "ph", "i", "s", "t", "cat", "placement", "name", sr_json_str(name),
 			 "pid", 0, "tid", w->waker_cpu, "ts", us(w->ts),
@@ -137,6 +138,8 @@ static int pf_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 			 "comm", sr_json_str(w->task->comm), "prev_cpu", w->prev_cpu, "chosen_cpu", w->cpu,
 			 "relation", sr_an_relation(v->topo, w->cpu, w->prev_cpu),
 			 "policies", answers_json(w, v)));
+	if (w->kind == SR_WAKE_EXEC)
+		return 0;	/* it runs on: no slice for a flow to end on */
 	add(p, json_pack("{s:s, s:s, s:s, s:I, s:i, s:i, s:f}", "ph", "s", "cat", "wakeup",
 			 "name", "wakeup", "id", (json_int_t)w->index, "pid", 0,
 			 "tid", w->waker_cpu, "ts", us(w->ts)));

@@ -21,8 +21,9 @@ struct wake {
 	uint64_t index, ts;
 	int pid, waker_pid, waker_cpu, prev_cpu, cpu;
 	char comm[SR_COMM_LEN];
-	bool fork, hot, uncertain, standalone, migrated, prev_idle, chosen_idle;
+	bool hot, uncertain, standalone, migrated, prev_idle, chosen_idle;
 	uint8_t actual;			/* enum sr_outcome */
+	uint8_t kind;			/* enum sr_wake_kind */
 };
 
 struct pending {
@@ -120,8 +121,9 @@ static void set(json_t *row, const char *key, json_t *v)
 /* The columns both tables start with after the identity. */
 static void set_placement(json_t *row, const struct wake *w)
 {
-	set(row, "kind", json_string(w->fork ? "fork" : "wakeup"));
-	set(row, "wakeup", w->fork ? json_null() : json_integer((json_int_t)w->index));
+	set(row, "kind", json_string(sr_wake_kind_name(w->kind)));
+	set(row, "wakeup", w->kind != SR_WAKE_TTWU ? json_null() :
+			   json_integer((json_int_t)w->index));
 	set(row, "ts_ns", json_integer((json_int_t)w->ts));
 	set(row, "pid", json_integer(w->pid));
 	set(row, "cpu", cpu_or_null(w->cpu));
@@ -137,7 +139,8 @@ static int write_wakeup(struct sr_analysis *a, const struct wake *w, json_t *lat
 	set(row, "waker_pid", json_integer(w->waker_pid));
 	set(row, "waker_cpu", cpu_or_null(w->waker_cpu));
 	set(row, "prev_cpu", cpu_or_null(w->prev_cpu));
-	set(row, "actual", json_string(w->fork ? "fork" : sr_outcome_name(w->actual)));
+	set(row, "actual", json_string(w->kind == SR_WAKE_FORK ? "fork" :
+				       sr_outcome_name(w->actual)));
 	set(row, "relation", relation(a->view->topo, w->prev_cpu, w->cpu));
 	set(row, "cache_hot", json_boolean(w->hot));
 	set(row, "lost_events", json_boolean(w->uncertain));
@@ -183,7 +186,7 @@ static void take(struct wake *wk, const struct sr_wakeup *w)
 	*wk = (struct wake){
 		.index = w->index, .ts = w->ts, .pid = w->task->v.pid,
 		.waker_pid = w->waker_pid, .waker_cpu = w->waker_cpu, .prev_cpu = w->prev_cpu,
-		.cpu = w->cpu, .fork = w->fork, .hot = w->hot, .uncertain = w->uncertain,
+		.cpu = w->cpu, .kind = (uint8_t)w->kind, .hot = w->hot, .uncertain = w->uncertain,
 		.standalone = !w->paired, .migrated = w->nr_migrations > 0,
 		.prev_idle = w->prev_idle, .chosen_idle = w->target_idle,
 		.actual = (uint8_t)w->actual,
@@ -204,7 +207,7 @@ static int rows_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 	struct pending *p;
 	struct wake wk;
 
-	if ((w->cls != SR_W_PLACED && !w->fork) || r->err)
+	if ((w->cls != SR_W_PLACED && w->kind == SR_WAKE_TTWU) || r->err)
 		return 0;
 	if (!r->wrow) {
 		r->wrow = template(a, wakeup_keys);
@@ -216,7 +219,7 @@ static int rows_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 	}
 	take(&wk, w);
 	note(r, write_decisions(a, w, &wk));
-	if (w->fork) {
+	if (w->kind != SR_WAKE_TTWU) {
 		note(r, write_wakeup(a, &wk, json_null()));	/* latency not measured */
 		return 0;
 	}

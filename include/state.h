@@ -154,6 +154,8 @@ struct sr_llc_view {
 enum sr_tristate { SR_NO = 0, SR_YES = 1, SR_UNKNOWN = 2 };
 
 enum sr_wake_kind { SR_WAKE_TTWU, SR_WAKE_FORK, SR_WAKE_EXEC };
+/* "wakeup", "fork", "exec": the placement's kind as reports name it. */
+const char *sr_wake_kind_name(enum sr_wake_kind kind);
 
 /* Where the context's WF_SYNC value (or guess) comes from. */
 enum sr_sync_source {
@@ -182,6 +184,9 @@ enum sr_dep {
 	SR_DEP_LOAD_ESTIMATE	= 1 << 12,	/* a load comparison inside the PELT estimate's error */
 	SR_DEP_WAKEE_FLIPS	= 1 << 13,	/* wakee_flips inherited from before the trace, or
 						 * a decay at the jiffy the trace cannot place */
+	SR_DEP_DECISION_TIME	= 1 << 14,	/* an exec whose sched_exec() ran at a moment the
+						 * trace does not show, the runqueues changing
+						 * meanwhile: replayed at sched_process_exec */
 };
 
 /* Everything a model may read about one wakeup. */
@@ -342,6 +347,30 @@ struct sr_probe_in {
 	int ret_cpu;			/* what it returned, -1 not yet */
 };
 
+/*
+ * The exec in progress: sched_exec() is seen only when it moves the task
+ * (the task wakes its own CPU's stopper, which migrates it), and the exec
+ * itself at sched_process_exec.
+ */
+struct sr_exec_cand {
+	bool valid;			/* a self-stop (or an srqf with WF_EXEC) was replayed */
+	bool probed;			/* ... at sched_exec()'s own srqf: its moment is known */
+	bool replayed;			/* the policies ran (a probed one: at its first fig,
+					 * or at srqf_ret when none came) */
+	int kernel_cpu;			/* srqf_ret's answer, -1 none */
+	bool uncertain;			/* a CPU involved had lost events */
+	uint64_t ts;			/* its sched_waking of the stopper */
+	int from, to;			/* task_cpu(p) then; the stopper's migration (-1: none yet) */
+	int stopper;			/* pid of migration/from */
+	struct sr_brief *dec;		/* the policies' answers then (nr_policies) */
+	/* when no stop is seen: since when sched_exec() may have run, and slices since */
+	uint64_t window;
+	unsigned int slices;
+	uint64_t own_last, own_prev;	/* its last two records while current */
+	bool time_unknown;		/* the runqueues changed between its record before
+					 * the self-stop and the self-stop */
+};
+
 struct sr_task {
 	struct sr_task_view v;		/* what models read: kept current */
 	char comm[SR_COMM_LEN];
@@ -388,19 +417,23 @@ struct sr_task {
 	bool pend_inferred, pend_infer_uncertain;
 	int pend_queued_cpu;		/* where the state queued it at the waking */
 	struct sr_wake_note note;
+	struct sr_exec_cand exec;	/* src/state/exec.c */
 };
 
 /* A completed wakeup, as analyses consume it. */
 struct sr_wakeup {
-	uint64_t index;			/* placed wakeups and forks are numbered from 1 in trace order */
-	uint64_t ts;			/* sched_waking (or the lone sched_wakeup) */
+	uint64_t index;			/* placed wakeups, forks and execs are numbered from 1 in
+					 * the order they complete */
+	uint64_t ts;			/* sched_waking (or the lone sched_wakeup); a fork's
+					 * wakeup_new; an exec's sched_exec() (src/state/exec.c) */
 	uint64_t ts_wakeup;
 	const struct sr_task *task;
 	int waker_cpu, waker_pid, prev_cpu, cpu;
 	enum sr_wclass cls;
 	enum sr_outcome actual;		/* placed wakeups only */
 	bool paired;
-	bool fork;			/* a sched_wakeup_new: cls is SR_W_NR, counted apart */
+	enum sr_wake_kind kind;		/* not TTWU: a fork or exec placement, cls is SR_W_NR,
+					 * counted apart */
 	bool hot;			/* placed and switched out < migration_cost before */
 	int64_t since_out;		/* ns since the last switch-out, -1 unknown */
 	int nr_migrations;		/* sched_migrate_task events in between */
@@ -412,6 +445,8 @@ struct sr_wakeup {
 	bool chosen_inferred;		/* no sched_wakeup: cpu from sched_migrate_task or the
 					 * switch-in (src/state/infer.c) */
 	bool in_lost_window;		/* from waking to wakeup, some CPU was losing events */
+	bool at_select;			/* an exec replayed at its own select_task_rq_fair()
+					 * probe, not inferred from a self-stop or the exec */
 	int nr_dec;
 	const struct sr_brief *dec;
 };
@@ -491,7 +526,7 @@ struct sr_state_cfg {
 	 */
 	bool infer_chosen;
 	bool probes_measure_only;
-	unsigned int wf_sync, wf_fork, wf_ttwu;	/* the recorded kernel's WF_* bits */
+	unsigned int wf_sync, wf_fork, wf_ttwu, wf_exec;	/* the recorded kernel's WF_* bits */
 	int nr_policies;
 	/*
 	 * Per CPU, what the trace says of its start (first_pid, first_ts), or
@@ -508,6 +543,8 @@ struct sr_wakeup_counts {
 	uint64_t actual[SR_O_NR];
 	uint64_t unpaired;
 	uint64_t wakeup_new;
+	/* sched_process_exec: placed with the stopper's move or staying, and not placed */
+	uint64_t exec, exec_moved, exec_stayed, exec_time_unknown, exec_unresolved;
 	uint64_t placed_hot, affine_hot;
 	uint64_t uncertain;
 	uint64_t standalone;		/* sched_wakeup without sched_waking in the trace */
@@ -536,6 +573,8 @@ struct sr_probe_stats {
 	uint64_t cpu_loads;		/* cpu_load() values recorded for placements */
 	uint64_t hloads;		/* task_h_load() values recorded during a placement */
 	uint64_t ret_moved;		/* srqf_ret named another CPU than the sched_wakeup */
+	uint64_t exec_selects;		/* execs replayed at sched_exec()'s own srqf */
+	uint64_t exec_ret_moved;	/* ... whose srqf_ret named another CPU than it ran on */
 };
 
 /* The state's task table holds pointers: a task never moves while it lives. */
@@ -568,7 +607,8 @@ struct sr_state {
 	struct sr_probe_stats probes;
 	uint64_t now;
 	uint64_t pid_reuse;		/* fork of a pid we already knew */
-	uint64_t nr_placed;		/* numbering of placed wakeups */
+	uint64_t nr_placed;		/* numbering of placed wakeups, forks and execs */
+	uint64_t rq_changed_ts;		/* the last change of any runqueue (exec.c) */
 };
 
 int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg);

@@ -145,7 +145,7 @@ static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 out:
 	if (!ret)
 		ret = wide_what_if(pol, ctx, d);
-	d->depends |= ctx->unknown & (SR_DEP_LOST_EVENTS);
+	d->depends |= ctx->unknown & (SR_DEP_LOST_EVENTS | SR_DEP_DECISION_TIME);
 	d->determined = d->depends == 0;
 	return ret;
 }
@@ -226,6 +226,7 @@ const char *sr_dep_name(enum sr_dep dep)
 	case SR_DEP_IDLE_STAMP: return "idle_stamp";
 	case SR_DEP_LOAD_ESTIMATE: return "load_estimate";
 	case SR_DEP_WAKEE_FLIPS: return "wakee_flips";
+	case SR_DEP_DECISION_TIME: return "decision_time";
 	}
 	return "invalid";
 }

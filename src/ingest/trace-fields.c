@@ -47,7 +47,8 @@ static const struct ev_desc descs[SR_EV_OTHER] = {
 	[SR_EV_EXIT] = { "sched", "sched_process_exit", {
 		[F_PID] = "pid", [F_PRIO] = "prio", [F_COMM] = "comm" },
 		R(F_PID) },
-	[SR_EV_EXEC] = { "sched", "sched_process_exec", { [F_PID] = "pid" }, R(F_PID) },
+	[SR_EV_EXEC] = { "sched", "sched_process_exec",
+		{ [F_PID] = "pid", [F_FILENAME] = "filename" }, R(F_PID) },
 	[SR_EV_STAT_RUNTIME] = { "sched", "sched_stat_runtime", {
 		[F_PID] = "pid", [F_COMM] = "comm", [F_RUNTIME] = "runtime" },
 		R(F_PID) | R(F_RUNTIME) },
@@ -78,6 +79,8 @@ static void plan(struct fplan *p, const struct tep_format_field *f)
 	p->off = f->offset;
 	p->size = f->size;
 	p->num = f->size <= 8;
+	p->dyn = f->flags & TEP_FIELD_IS_DYNAMIC;
+	p->rel = f->flags & TEP_FIELD_IS_RELATIVE;
 	if (p->num && f->size < 8 && (f->flags & TEP_FIELD_IS_SIGNED))
 		p->shift = 64 - 8 * f->size;
 }
@@ -189,6 +192,39 @@ static void rd_comm(const struct tep_record *rec, const struct fplan *f, char *d
 	dst[n] = '\0';
 }
 
+/*
+ * sched_process_exec's filename as the comm exec gives the task:
+ * begin_new_exec() sets it to kbasename(bprm->filename), cut to 15 bytes.
+ */
+static void rd_exec_comm(struct sr_trace *t, const struct tep_record *rec, const struct fplan *f,
+			 char *dst)
+{
+	long long loc;
+	unsigned int off, len;
+	const char *s, *base;
+	size_t n;
+
+	dst[0] = '\0';
+	if (!f->dyn || !rd_num(t, rec, f, &loc))
+		return;
+	off = (unsigned int)loc & 0xffff;
+	len = ((unsigned int)loc >> 16) & 0xffff;
+	if (f->rel)
+		off += (unsigned int)(f->off + f->size);
+	if (!len || off > (unsigned int)rec->size || len > (unsigned int)rec->size - off)
+		return;
+	s = (const char *)rec->data + off;
+	n = strnlen(s, len);
+	base = s;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '/')
+			base = s + i + 1;
+	n -= (size_t)(base - s);
+	n = n < SR_COMM_LEN - 1 ? n : SR_COMM_LEN - 1;
+	memcpy(dst, base, n);
+	dst[n] = '\0';
+}
+
 /* Classify a prev_state value the way the kernel's own print format shows it. */
 static enum sr_prev_state decode_state(struct sr_trace *t, struct tep_record *rec, long long raw)
 {
@@ -261,7 +297,10 @@ void sr_tr_fill_event(struct sr_trace *t, struct tep_record *rec, struct sr_even
 	ev->runtime = rd_num(t, rec, &f[F_RUNTIME], &v) ? (uint64_t)v : 0;
 	if (ev->type >= SR_EV_SELECT)
 		fill_probe(t, rec, ev);
-	rd_comm(rec, &f[F_COMM], ev->comm);
+	if (ev->type == SR_EV_EXEC)
+		rd_exec_comm(t, rec, &f[F_FILENAME], ev->comm);
+	else
+		rd_comm(rec, &f[F_COMM], ev->comm);
 	rd_comm(rec, ev->type == SR_EV_FORK ? &f[F_CHILD_COMM] : &f[F_NEXT_COMM], ev->next_comm);
 	if (!sr_utf8_valid(ev->comm) || !sr_utf8_valid(ev->next_comm))
 		t->info.bad_utf8++;

@@ -15,7 +15,7 @@ enum fld {
 	F_PREV_STATE, F_NEXT_PID, F_NEXT_PRIO, F_NEXT_COMM,
 	F_ORIG, F_DEST, F_CHILD_PID, F_CHILD_COMM, F_RUNTIME,
 	F_WAKE_FLAGS, F_LOAD, F_UTIL, F_HLOAD, F_SPAN, F_SD_WEIGHT, F_CGROUP_ID,
-	F_CPU_LOAD, F_CPU_UTIL,
+	F_CPU_LOAD, F_CPU_UTIL, F_FILENAME,
 	F_COMMON_PID, F_COMMON_FLAGS,
 	F_NR
 };
@@ -25,6 +25,7 @@ struct fplan {
 	int off, size;			/* size 0: not in the format */
 	int shift;			/* sign extension of a signed field narrower than 8 bytes */
 	bool num;			/* 1 to 8 bytes: read as a number */
+	bool dyn, rel;			/* a __data_loc (__rel_loc: from the field's end) string */
 };
 
 struct ev_slot {

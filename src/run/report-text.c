@@ -76,13 +76,18 @@ static void print_wakeups(const struct sr_run *r, FILE *f)
 	uint64_t placed = wc->cls[SR_W_PLACED];
 
 	fprintf(f, "\nWakeups: %" PRIu64 " placed (a CPU was chosen), %" PRIu64 " runnable, %"
-		PRIu64 " unknown; %" PRIu64 " forks; %" PRIu64 " unpaired\n", placed,
-		wc->cls[SR_W_RUNNABLE], wc->cls[SR_W_UNKNOWN], wc->wakeup_new, wc->unpaired);
+		PRIu64 " unknown; %" PRIu64 " forks; %" PRIu64 " execs; %" PRIu64 " unpaired\n",
+		placed, wc->cls[SR_W_RUNNABLE], wc->cls[SR_W_UNKNOWN], wc->wakeup_new,
+		wc->exec_moved + wc->exec_stayed, wc->unpaired);
 	fprintf(f, "  placed on prev %" PRIu64 " (%.1f%%), on the waker's CPU %" PRIu64
 		" (%.1f%%), elsewhere %" PRIu64 " (%.1f%%); cache-hot %" PRIu64 "\n",
 		wc->actual[SR_O_PREV], pct(wc->actual[SR_O_PREV], placed), wc->actual[SR_O_WAKER],
 		pct(wc->actual[SR_O_WAKER], placed), wc->actual[SR_O_OTHER],
 		pct(wc->actual[SR_O_OTHER], placed), wc->placed_hot);
+	if (wc->exec)
+		fprintf(f, "  execs: %" PRIu64 " moved by sched_exec(), %" PRIu64 " kept (%" PRIu64
+			" replayed at an uncertain moment), %" PRIu64 " unresolved\n", wc->exec_moved,
+			wc->exec_stayed, wc->exec_time_unknown, wc->exec_unresolved);
 	if (wc->inferred || wc->uncertain)
 		fprintf(f, "  CPU inferred (no sched_wakeup) %" PRIu64 ", uncertain %" PRIu64 "\n",
 			wc->inferred, wc->uncertain);

@@ -121,14 +121,25 @@ static json_t *outside_json(const struct sr_wakeup_counts *wc)
 			 "other", (json_int_t)wc->outside_actual[SR_O_OTHER]);
 }
 
+/* sched_process_exec records, and the placements sched_exec() made (src/state/exec.c). */
+static json_t *execs_json(const struct sr_wakeup_counts *wc)
+{
+	return json_pack("{s:I, s:I, s:I, s:I, s:I}", "sched_process_exec", (json_int_t)wc->exec,
+			 "moved", (json_int_t)wc->exec_moved, "stayed", (json_int_t)wc->exec_stayed,
+			 "stayed_time_unknown", (json_int_t)wc->exec_time_unknown,
+			 "unresolved", (json_int_t)wc->exec_unresolved);
+}
+
 static json_t *wakeups_json(const struct sr_wakeup_counts *wc)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:{s:I, s:I, s:I}}",
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:I, s:I, s:I, s:I, s:o,"
+			 " s:{s:I, s:I, s:I}}",
 			 "placed", (json_int_t)wc->cls[SR_W_PLACED],
 			 "runnable", (json_int_t)wc->cls[SR_W_RUNNABLE],
 			 "unknown", (json_int_t)wc->cls[SR_W_UNKNOWN],
 			 "unpaired", (json_int_t)wc->unpaired,
 			 "wakeup_new", (json_int_t)wc->wakeup_new,
+			 "exec", execs_json(wc),
 			 "standalone", (json_int_t)wc->standalone,
 			 "uncertain", (json_int_t)wc->uncertain,
 			 "chosen_inferred", (json_int_t)wc->inferred,
@@ -170,7 +181,7 @@ static json_t *probes_json(const struct sr_run *r)
 	if (!r->state.cfg.has_select_probe)
 		return json_null();
 	return json_pack("{s:b, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I}, s:o, s:o, s:o, s:I, s:o, "
-			 "s:I}",
+			 "s:I, s:I, s:I}",
 		"used_as_inputs", !r->state.cfg.probes_measure_only,
 		"selects", (json_int_t)p->selects,
 		"placed_at_select", (json_int_t)p->at_select,
@@ -184,7 +195,9 @@ static json_t *probes_json(const struct sr_run *r)
 		"h_load_error", err_json(p->hload_err),
 		"cpu_loads", (json_int_t)p->cpu_loads,
 		"cpu_load_error", err_json(p->cpu_load_err),
-		"answer_moved", (json_int_t)p->ret_moved);
+		"answer_moved", (json_int_t)p->ret_moved,
+		"exec_at_select", (json_int_t)p->exec_selects,
+		"exec_answer_moved", (json_int_t)p->exec_ret_moved);
 }
 
 static json_t *cpus_json(const struct sr_run *r)

@@ -13,6 +13,7 @@
 #define SR_DEFAULT_PRESET "linux-6.12"
 
 /* kernel/sched/sched.h, 5.8 - 6.18 */
+#define SR_WF_EXEC	0x02
 #define SR_WF_FORK	0x04
 #define SR_WF_TTWU	0x08
 #define SR_WF_SYNC	0x10
@@ -457,6 +458,7 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		.delayed_dequeue = r->ref.knobs.kver >= SR_KV(6, 12) &&
 				   sr_machine_feature(&r->machine, "DELAY_DEQUEUE") != 0,
 		.wf_sync = SR_WF_SYNC, .wf_fork = SR_WF_FORK, .wf_ttwu = SR_WF_TTWU,
+		.wf_exec = SR_WF_EXEC,
 		.nr_policies = r->nr_policies,
 		.hooks = { .data = r, .placement = hook_placement, .wakeup = hook_wakeup,
 			   .run = hook_run },

@@ -155,6 +155,17 @@ static void on_select(struct sr_state *s, const struct sr_event *ev)
 		calibrate(s, p, ev->load_avg, ev->util_avg);
 }
 
+/* srqf: with WF_EXEC, sched_exec() itself: its exec is replayed at this moment. */
+static int on_select_exec(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_task *p = sr_state_task(s, ev->pid);
+
+	if (!p || !(ev->wake_flags & s->cfg.wf_exec) || (ev->wake_flags & s->cfg.wf_ttwu) ||
+	    s->cfg.probes_measure_only)
+		return 0;
+	return sr_st_exec_select(s, p, ev);
+}
+
 /* task_h_load() in the root-group form, what models derive without a probe. */
 static double h_load_root(const struct sr_state *s, const struct sr_task *t)
 {
@@ -197,6 +208,10 @@ static int on_select_ret(struct sr_state *s, const struct sr_event *ev)
 	}
 	if (p->probe.valid)
 		p->probe.ret_cpu = ev->target_cpu;
+	if (p->exec.valid && p->exec.probed && p->exec.kernel_cpu < 0 && p->exec.from == ev->cpu) {
+		p->exec.kernel_cpu = ev->target_cpu;
+		return sr_st_exec_probe_point(s, p, ev);
+	}
 	if (!p->pending || !p->pend_deferred)
 		return 0;
 	s->probes.at_select++;
@@ -239,7 +254,7 @@ int sr_st_on_probe(struct sr_state *s, const struct sr_event *ev)
 	switch (ev->type) {
 	case SR_EV_SELECT:
 		on_select(s, ev);
-		return 0;
+		return on_select_exec(s, ev);
 	case SR_EV_SELECT_RET:
 		return on_select_ret(s, ev);
 	case SR_EV_HLOAD:
@@ -248,6 +263,11 @@ int sr_st_on_probe(struct sr_state *s, const struct sr_event *ev)
 	case SR_EV_HLOAD_RET:
 		on_hload_ret(s, ev);
 		return 0;
+	case SR_EV_IDLEST_GROUP: {
+		struct sr_task *p = sr_state_task(s, ev->pid);
+
+		return p ? sr_st_exec_probe_point(s, p, ev) : 0;
+	}
 	default:
 		return 0;
 	}

@@ -23,6 +23,7 @@ static inline bool sr_st_cpu_ok(const struct sr_state *s, int cpu)
 static inline void sr_st_rq_touched(struct sr_state *s, int cpu)
 {
 	s->llc_idle_core_valid[s->cfg.topo->cpu[cpu].llc_id] = false;
+	s->rq_changed_ts = s->now;
 }
 
 static inline bool sr_st_on_rq(enum sr_task_state st)
@@ -94,6 +95,29 @@ int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev);
 int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev);
 int sr_st_on_wakeup_new(struct sr_state *s, const struct sr_event *ev);
 int sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev);
+/* exec.c: exec placements */
+int sr_st_exec_self_stop(struct sr_state *s, const struct sr_event *ev);
+int sr_st_exec_select(struct sr_state *s, struct sr_task *p, const struct sr_event *ev);
+int sr_st_exec_probe_point(struct sr_state *s, struct sr_task *p, const struct sr_event *ev);
+void sr_st_exec_migrated(struct sr_state *s, struct sr_task *p, const struct sr_event *ev);
+int sr_st_on_exec(struct sr_state *s, const struct sr_event *ev);
+void sr_st_exec_window(struct sr_task *p, uint64_t ts);
+
+/* The current task's own records: a sched_exec() follows its last one. */
+static inline void sr_st_exec_own_event(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_task *curr = s->cpu[ev->cpu].curr;
+
+	/* probe records come from inside select_task_rq_fair() itself */
+	if (ev->type != SR_EV_SWITCH && (ev->type < SR_EV_SELECT || ev->type > SR_EV_IDLEST_GROUP_RET) &&
+	    curr && curr->v.pid == ev->common_pid) {
+		curr->exec.own_prev = curr->exec.own_last;
+		curr->exec.own_last = ev->ts;
+	}
+}
+void sr_st_exec_switch_out(struct sr_state *s, struct sr_task *p, const struct sr_event *ev);
+int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
+			enum sr_wake_kind kind, int prev, struct sr_brief **dec, unsigned int unknown);
 void sr_st_ttwu_unmark(struct sr_state *s, struct sr_task *p);
 /* A wakeup completes: ev->target_cpu is the chosen CPU (the task's state is left as it is). */
 int sr_st_emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,

@@ -35,10 +35,12 @@ struct sr_task *sr_state_task_at(const struct sr_state *s, size_t i)
 
 void sr_st_task_reset(struct sr_task *t, int pid, uint64_t now)
 {
-	struct sr_brief *dec = t->dec;
+	struct sr_brief *dec = t->dec, *exec_dec = t->exec.dec;
 
 	memset(t, 0, sizeof(*t));
 	t->dec = dec;
+	t->exec.dec = exec_dec;
+	t->exec.slices = 2;		/* no exec window known: as if it ran in several slices */
 	t->v.pid = pid;
 	t->v.prio = SR_DEFAULT_PRIO;
 	t->v.weight = SR_NICE_0_LOAD;
@@ -75,6 +77,7 @@ struct sr_task *sr_st_task_get(struct sr_state *s, int pid)
 		if (!slot->t)
 			return NULL;
 		slot->t->dec = NULL;
+		slot->t->exec.dec = NULL;
 		sr_st_task_reset(slot->t, pid, s->now);
 	}
 	return slot->t;
@@ -98,6 +101,7 @@ static void on_fork(struct sr_state *s, const struct sr_event *ev)
 			return;
 	}
 	child->forked = true;
+	sr_st_exec_window(child, ev->ts);	/* it can exec once it runs */
 	sr_st_set_comm(s, child, ev->next_comm);
 	if (parent)
 		sr_st_group_inherit(s, child, parent);
@@ -180,6 +184,7 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 	if (ev->type != SR_EV_SWITCH && ev->type != SR_EV_OTHER && ev->common_pid >= 0 &&
 	    s->cpu[ev->cpu].curr_known && ev->common_pid != s->rq[ev->cpu].curr_pid)
 		sr_st_resync_curr(s, ev->cpu, ev->common_pid);
+	sr_st_exec_own_event(s, ev);
 	/* traces without sched_wakeup: infer.c closes wakeups from what follows them */
 	ret = sr_st_infer_before(s, ev);
 	if (ret)
@@ -202,6 +207,8 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 	case SR_EV_FORK:
 		on_fork(s, ev);
 		return 0;
+	case SR_EV_EXEC:
+		return sr_st_on_exec(s, ev);
 	case SR_EV_AUTOGROUP:
 	case SR_EV_CGROUP_ATTACH:
 		sr_st_on_group_event(s, ev);
@@ -285,6 +292,7 @@ void sr_state_fini(struct sr_state *s)
 
 		if (t) {
 			free(t->dec);
+			free(t->exec.dec);
 			free(t);
 		}
 	}

@@ -114,6 +114,7 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 		prev->v.last_switch_out = ev->ts;
 		prev->v.exec_start = ev->ts;
 		prev->last_out_cpu = ev->cpu;
+		sr_st_exec_switch_out(s, prev, ev);
 	}
 	if (ev->next_pid == 0) {
 		if (rq->curr_pid || !c->curr_known) {
@@ -142,6 +143,7 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 		sr_st_task_move(s, next, SR_T_RUNNING, ev->cpu);
 		next->last_in = ev->ts;
 		next->v.exec_start = ev->ts;
+		next->exec.slices++;
 		if (next->note.pending_run && s->cfg.hooks.run)
 			ret = s->cfg.hooks.run(s->cfg.hooks.data, next, ev->cpu, ev->ts);
 		next->note.pending_run = false;

@@ -86,12 +86,14 @@ static void probe_sync(struct sr_state *s, struct sr_task *p, struct sr_task *wa
 }
 
 /*
- * Run the policies at the moment of a placement.  Wakeups: this_cpu is the
- * waking CPU and prev the task's CPU.  Forks (wake_up_new_task()): both are
- * the parent's CPU, where sched_fork() put the child, and there is no sync.
+ * Run the policies at the moment of a placement, their answers into *@decp.
+ * Wakeups: this_cpu is the waking CPU and prev the task's CPU.  Forks
+ * (wake_up_new_task()): both are the parent's CPU, where sched_fork() put
+ * the child, and there is no sync.  Execs (sched_exec()): both are the
+ * task's own CPU, where it runs.
  */
-static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
-			 enum sr_wake_kind kind, int prev)
+int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
+			enum sr_wake_kind kind, int prev, struct sr_brief **decp, unsigned int unknown)
 {
 	struct sr_task *waker = sr_st_waker(s, ev->common_pid, ev->cpu);
 	struct sr_task_view pv = sr_st_kernel_view(p);
@@ -111,9 +113,9 @@ static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_
 		return 0;
 	ctx.sync_guess = kind == SR_WAKE_TTWU ? sr_st_sync_guess(s, waker, ev, &ctx.sync_source) :
 						SR_NO;
-	if (!p->dec) {
-		p->dec = calloc(s->cfg.nr_policies, sizeof(*p->dec));
-		if (!p->dec)
+	if (!*decp) {
+		*decp = calloc(s->cfg.nr_policies, sizeof(**decp));
+		if (!*decp)
 			return -ENOMEM;
 	}
 	for (int c = 0; c < s->cfg.nr_cpus; c++)
@@ -126,7 +128,9 @@ static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_
 		sr_st_task_pelt(s, waker, s->now);
 		ctx.curr = &waker->v;
 	}
-	ctx.unknown = SR_DEP_IDLE_HINT | SR_DEP_SCAN_COST;
+	if (waker == p)
+		pv = sr_st_kernel_view(p);	/* an exec: the task is current, now brought up to date */
+	ctx.unknown = SR_DEP_IDLE_HINT | SR_DEP_SCAN_COST | unknown;
 	if (!sr_st_group_known(s, p) || (waker && waker->v.pid > 0 && !sr_st_group_known(s, waker)))
 		ctx.unknown |= SR_DEP_CGROUP;
 	if (!p->v.pelt_warm || (waker && !waker->v.pelt_warm))
@@ -142,7 +146,7 @@ static int run_placement(struct sr_state *s, struct sr_task *p, const struct sr_
 		ctx.unknown |= SR_DEP_DELAYED_DEQUEUE;
 	p->pend_guess = ctx.sync_guess;
 	probe_sync(s, p, waker, &ctx);
-	ret = s->cfg.hooks.placement(s->cfg.hooks.data, &ctx, p->dec, &ref);
+	ret = s->cfg.hooks.placement(s->cfg.hooks.data, &ctx, *decp, &ref);
 	p->pend_ref = ref;
 	sr_st_probe_done(p, waker);
 	return ret;
@@ -160,10 +164,14 @@ static bool reaches_fair_class(const struct sr_task *p)
 int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev)
 {
 	struct sr_task *p = sr_st_task_get(s, ev->pid);
-	int ret = 0;
+	int ret;
 
 	if (!p)
 		return 0;
+	/* a task stopping itself: sched_exec() has just chosen (exec.c) */
+	ret = sr_st_exec_self_stop(s, ev);
+	if (ret)
+		return ret;
 	sr_st_ttwu_unmark(s, p);
 	sr_st_delayed_clear(s, p);
 	p->pend_deferred = false;
@@ -205,7 +213,7 @@ int sr_st_place_deferred(struct sr_state *s, struct sr_task *p)
 	int ret;
 
 	p->pend_deferred = false;
-	ret = run_placement(s, p, &ev, SR_WAKE_TTWU, ev.target_cpu);
+	ret = sr_st_run_placement(s, p, &ev, SR_WAKE_TTWU, ev.target_cpu, &p->dec, 0);
 	ttwu_mark(s, p, ev.cpu, ev.target_cpu);
 	return ret;
 }
@@ -320,11 +328,11 @@ int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev)
 	return ret;
 }
 
-/* A fork placement, replayed like a wakeup but reported apart (w.fork). */
+/* A fork placement, replayed like a wakeup but reported apart (kind SR_WAKE_FORK). */
 static int emit_fork(struct sr_state *s, struct sr_task *p, const struct sr_event *ev)
 {
 	struct sr_wakeup w = {
-		.ts = ev->ts, .ts_wakeup = ev->ts, .task = p, .fork = true,
+		.ts = ev->ts, .ts_wakeup = ev->ts, .task = p, .kind = SR_WAKE_FORK,
 		.waker_cpu = ev->cpu, .waker_pid = ev->common_pid, .prev_cpu = ev->cpu,
 		.cpu = ev->target_cpu, .cls = SR_W_NR, .since_out = -1,
 		.dec = p->dec, .nr_dec = p->dec ? s->cfg.nr_policies : 0,
@@ -337,7 +345,7 @@ static int emit_fork(struct sr_state *s, struct sr_task *p, const struct sr_even
 	w.target_idle = sr_st_cpu_ok(s, w.cpu) && !s->rq[w.cpu].curr_pid;
 	/* forks share the placement numbering, so that one number names any placement */
 	w.index = ++s->nr_placed;
-	ret = run_placement(s, p, ev, SR_WAKE_FORK, ev->cpu);
+	ret = sr_st_run_placement(s, p, ev, SR_WAKE_FORK, ev->cpu, &p->dec, 0);
 	p->note = (struct sr_wake_note){ .ts = ev->ts, .ts_wakeup = ev->ts, .index = w.index,
 		.cpu = (int16_t)ev->target_cpu, .prev_cpu = (int16_t)ev->cpu,
 		.waker_cpu = (int16_t)ev->cpu, .cls = SR_W_NR, .pending_run = true };
@@ -376,6 +384,7 @@ int sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev)
 
 	if (!p || !sr_st_cpu_ok(s, ev->dest_cpu))
 		return 0;
+	sr_st_exec_migrated(s, p, ev);
 	ret = place_late(s, p);
 	if (ret)
 		return ret;

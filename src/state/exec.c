@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Exec placements.  sched_exec() (core.c, 2.6.x -> 6.18) asks the task's
+ * class for a CPU with WF_EXEC: select_task_rq_fair()'s find_idlest_cpu()
+ * slow path over the domains that have SD_BALANCE_EXEC, with this_cpu and
+ * prev both task_cpu(p).  When the answer is another (active) CPU it calls
+ * stop_one_cpu(task_cpu(p), migration_cpu_stop) to move itself there.  No
+ * tracepoint marks sched_exec(); the trace shows
+ *
+ *   moved:  p, current on A, wakes migration/A (its own CPU's stopper),
+ *           which preempts it; migration/A's sched_migrate_task moves p to
+ *           B; later p's sched_process_exec;
+ *   stayed: only p's sched_process_exec, on the CPU sched_exec() ran on.
+ *
+ * A self-stop is replayed as an exec at once — the runqueues are the ones
+ * sched_exec() read microseconds earlier — and reported at the task's next
+ * sched_process_exec.  Other self-stops (sched_setaffinity() of itself,
+ * NUMA balancing's migrate_task_to()) are dropped when the task sleeps
+ * interruptibly, exits or stops itself again before any exec.  A stay is
+ * replayed at sched_process_exec: when the task ran in one slice since its
+ * exec could begin and no runqueue changed since that slice began, those
+ * are the runqueues sched_exec() read; otherwise the answer depends on
+ * SR_DEP_DECISION_TIME.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "state-priv.h"
+
+const char *sr_wake_kind_name(enum sr_wake_kind kind)
+{
+	switch (kind) {
+	case SR_WAKE_TTWU: return "wakeup";
+	case SR_WAKE_FORK: return "fork";
+	case SR_WAKE_EXEC: return "exec";
+	}
+	return "invalid";
+}
+
+/* From @ts on, an exec's sched_exec() may run; @running: inside a slice. */
+void sr_st_exec_window(struct sr_task *p, uint64_t ts)
+{
+	p->exec.window = ts;
+	p->exec.slices = p->state == SR_T_RUNNING;
+}
+
+static void drop_candidate(struct sr_state *s, struct sr_task *p)
+{
+	if (!p->exec.valid)
+		return;
+	p->exec.valid = false;
+	s->wc.exec_unresolved++;
+}
+
+/* "migration/N" woken on N by the fair task current there: N's stopper, for itself. */
+static bool is_self_stop(const struct sr_state *s, const struct sr_event *ev)
+{
+	static const char stopper[] = "migration/";
+	const struct sr_task *curr;
+	char *end;
+	long n;
+
+	if (strncmp(ev->comm, stopper, sizeof(stopper) - 1) || ev->prio != 0 ||
+	    ev->irq_context || ev->target_cpu != ev->cpu || ev->common_pid <= 0 ||
+	    !sr_st_cpu_ok(s, ev->cpu) || s->rq[ev->cpu].curr_pid != ev->common_pid)
+		return false;
+	n = strtol(ev->comm + sizeof(stopper) - 1, &end, 10);
+	if (*end || n != ev->cpu)
+		return false;
+	curr = sr_state_task(s, ev->common_pid);
+	return curr && curr->state == SR_T_RUNNING && curr->v.policy != SR_SCHED_RT;
+}
+
+/* A new exec in progress on the task's CPU, replayed at @ts. */
+static void open_candidate(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
+			   bool probed, bool time_unknown)
+{
+	drop_candidate(s, p);
+	p->exec = (struct sr_exec_cand){
+		.valid = true, .probed = probed, .kernel_cpu = -1, .ts = ev->ts, .from = ev->cpu,
+		.to = -1, .stopper = probed ? -1 : ev->pid,
+		.dec = p->exec.dec, .window = p->exec.window, .slices = p->exec.slices,
+		.uncertain = sr_st_cpu_uncertain(s, ev->cpu) || sr_st_met_lost_window(ev, ev->ts),
+		.own_last = p->exec.own_last, .own_prev = p->exec.own_prev,
+		.time_unknown = time_unknown,
+	};
+}
+
+/* srqf with WF_EXEC (record --probes): sched_exec() itself, on the task's own CPU. */
+int sr_st_exec_select(struct sr_state *s, struct sr_task *p, const struct sr_event *ev)
+{
+	if (ev->common_pid != p->v.pid || s->rq[ev->cpu].curr_pid != p->v.pid)
+		return 0;
+	open_candidate(s, p, ev, true, false);
+	s->probes.exec_selects++;
+	return 0;
+}
+
+/*
+ * Replay a probed exec once: at its first find_idlest_group() (fig), where
+ * the kernel reads the runqueues, or at srqf_ret when none came.  Between
+ * srqf and fig a slow guest can spend milliseconds.
+ */
+int sr_st_exec_probe_point(struct sr_state *s, struct sr_task *p, const struct sr_event *ev)
+{
+	struct sr_event xev;
+
+	if (!p->exec.valid || !p->exec.probed || p->exec.replayed || p->exec.from != ev->cpu ||
+	    ev->common_pid != p->v.pid)
+		return 0;
+	xev = *ev;
+	xev.ts = p->exec.ts;		/* the placement is known by its srqf */
+	p->exec.replayed = true;
+	return sr_st_run_placement(s, p, &xev, SR_WAKE_EXEC, ev->cpu, &p->exec.dec, 0);
+}
+
+/* sched_waking of a stopper: when the current task stops itself, replay its sched_exec(). */
+int sr_st_exec_self_stop(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_task *p;
+	uint64_t since;
+	bool known;
+
+	if (!is_self_stop(s, ev))
+		return 0;
+	p = sr_state_task(s, ev->common_pid);
+	if (p->exec.valid && p->exec.probed && p->exec.stopper < 0 && p->exec.from == ev->cpu) {
+		p->exec.stopper = ev->pid;	/* replayed at its srqf already */
+		return 0;
+	}
+	/* sched_exec() ran after the task's previous record: what changed since may precede it */
+	since = p->exec.own_prev > p->last_in ? p->exec.own_prev : p->last_in;
+	known = s->rq_changed_ts <= since;
+	open_candidate(s, p, ev, false, !known);
+	p->exec.replayed = true;
+	return sr_st_run_placement(s, p, ev, SR_WAKE_EXEC, ev->cpu, &p->exec.dec,
+				   known ? 0 : SR_DEP_DECISION_TIME);
+}
+
+/* sched_migrate_task: the stopper moving the task that stopped itself. */
+void sr_st_exec_migrated(struct sr_state *s, struct sr_task *p, const struct sr_event *ev)
+{
+	if (p->exec.valid && p->exec.to < 0 && ev->common_pid == p->exec.stopper &&
+	    ev->orig_cpu == p->exec.from)
+		p->exec.to = ev->dest_cpu;
+	else if (ev->common_pid == p->exec.stopper)
+		drop_candidate(s, p);	/* the stopper moved it again: not ours */
+}
+
+static int emit_exec(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
+		     int from, int to, const struct sr_brief *dec)
+{
+	struct sr_wakeup w = {
+		.ts = p->exec.valid ? p->exec.ts : ev->ts, .ts_wakeup = ev->ts, .task = p,
+		.kind = SR_WAKE_EXEC, .waker_cpu = from, .waker_pid = p->v.pid, .prev_cpu = from,
+		.cpu = to, .cls = SR_W_NR, .since_out = -1,
+		.at_select = p->exec.valid && p->exec.probed,
+	};
+
+	if (dec && (!p->exec.valid || p->exec.replayed)) {
+		w.dec = dec;
+		w.nr_dec = s->cfg.nr_policies;
+	}
+
+	w.in_lost_window = sr_st_met_lost_window(ev, w.ts);
+	w.uncertain = sr_st_cpu_uncertain(s, from) || sr_st_cpu_uncertain(s, to) ||
+		      w.in_lost_window || (p->exec.valid && p->exec.uncertain);
+	w.target_idle = false;		/* it runs there: sched_exec() moved a running task */
+	w.index = ++s->nr_placed;
+	if (p->exec.valid && p->exec.probed && p->exec.kernel_cpu >= 0 && p->exec.kernel_cpu != to)
+		s->probes.exec_ret_moved++;
+	w.actual = to == from ? SR_O_PREV : SR_O_OTHER;
+	if (to == from)
+		s->wc.exec_stayed++;
+	else
+		s->wc.exec_moved++;
+	if (!s->cfg.hooks.wakeup)
+		return 0;
+	return s->cfg.hooks.wakeup(s->cfg.hooks.data, &w);
+}
+
+/*
+ * A stay, replayed now: its runqueues are sched_exec()'s when the task has
+ * run in this one slice since its exec could begin and nothing changed
+ * since the slice began.
+ */
+static int replay_stay(struct sr_state *s, struct sr_task *p, const struct sr_event *ev)
+{
+	uint64_t since = p->exec.window > p->last_in ? p->exec.window : p->last_in;
+	bool known = p->exec.slices == 1 && s->rq_changed_ts <= since;
+	struct sr_event xev = *ev;
+	int ret;
+
+	if (!known)
+		s->wc.exec_time_unknown++;
+	xev.common_pid = p->v.pid;
+	ret = sr_st_run_placement(s, p, &xev, SR_WAKE_EXEC, ev->cpu, &p->exec.dec,
+				  known ? 0 : SR_DEP_DECISION_TIME);
+	return ret ? ret : emit_exec(s, p, ev, ev->cpu, ev->cpu, p->exec.dec);
+}
+
+/* sched_process_exec: the exec completed; report its placement. */
+int sr_st_on_exec(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_task *p = sr_state_task(s, ev->pid);
+	int ret;
+
+	s->wc.exec++;
+	if (!p || !sr_st_cpu_ok(s, ev->cpu))
+		return 0;
+	if (ev->comm[0])
+		sr_st_set_comm(s, p, ev->comm);	/* the program it now runs */
+	if (p->exec.valid && p->exec.probed && p->exec.stopper < 0) {
+		/* its srqf said where sched_exec() ran, and no stop followed: it stayed */
+		ret = emit_exec(s, p, ev, p->exec.from, p->exec.from, p->exec.dec);
+	} else if (p->exec.valid && p->exec.to >= 0) {
+		ret = emit_exec(s, p, ev, p->exec.from, p->exec.to, p->exec.dec);
+	} else if (p->exec.valid) {
+		/* the stopper ran but did not move it (it had moved meanwhile): no answer */
+		s->wc.exec_unresolved++;
+		ret = 0;
+	} else if (p->state == SR_T_RUNNING && p->v.cpu == ev->cpu && ev->common_pid == ev->pid) {
+		ret = replay_stay(s, p, ev);
+	} else {
+		s->wc.exec_unresolved++;
+		ret = 0;
+	}
+	p->exec.valid = false;
+	sr_st_exec_window(p, ev->ts);
+	return ret;
+}
+
+/*
+ * The task left its CPU.  An interruptible sleep (prev_state S, 1 in every
+ * era's encoding) is not part of an exec: a pending self-stop was
+ * something else, and an exec can begin only after it.  An exit ends both.
+ */
+void sr_st_exec_switch_out(struct sr_state *s, struct sr_task *p, const struct sr_event *ev)
+{
+	bool interruptible = ev->prev_state == SR_PS_SLEEPING && (ev->prev_state_raw & 3) == 1;
+
+	if (ev->prev_state == SR_PS_DEAD || interruptible) {
+		drop_candidate(s, p);
+		sr_st_exec_window(p, ev->ts);
+	}
+}
