@@ -65,7 +65,7 @@ Q :=
 quiet =
 endif
 
-.PHONY: all check check-all layers unit golden cli pictures robustness oracle diffs zlib hostile waking-only \
+.PHONY: all check check-all layers unit golden cli pictures robustness oracle diffs zlib hostile exec waking-only \
 	record dataset valgrind qemu-probes bench fidelity install uninstall install-test man schema clean \
 	fuzz fuzz-bins fuzz-regress
 
@@ -88,10 +88,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 
 # The whole suite: the layering rule, unit tests (cmocka), golden reports,
 # robustness inputs, the independent trace-cmd-report oracle, policy diffs,
-# zlib traces, hostile traces, a real recording and record under faults
+# zlib traces, hostile traces, exec placements held to the kernel's own
+# answers, a real recording and record under faults
 # (skipped without root and tracefs), batch's dataset with its documented
 # queries (DuckDB) and Dask job, and the fuzzers' regression corpora.
-check: layers unit golden cli pictures schema install-test robustness oracle diffs zlib hostile \
+check: layers unit golden cli pictures schema install-test robustness oracle diffs zlib hostile exec \
 	waking-only record dataset fuzz-regress
 
 # What CI runs: the suite, again under ASan+UBSan, and valgrind.
@@ -130,6 +131,9 @@ zlib: $(BIN)
 
 hostile: $(BIN)
 	$(Q)tests/run-hostile.sh $(BIN)
+
+exec: $(BIN)
+	$(Q)tests/run-exec.sh $(BIN)
 
 record: $(BIN)
 	$(Q)tests/run-record.sh $(BIN)

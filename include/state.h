@@ -366,6 +366,7 @@ struct sr_exec_cand {
 	/* when no stop is seen: since when sched_exec() may have run, and slices since */
 	uint64_t window;
 	unsigned int slices;
+	int window_cpu;			/* the CPU of its first slice since, -2 several */
 	uint64_t own_last, own_prev;	/* its last two records while current */
 	bool time_unknown;		/* the runqueues changed between its record before
 					 * the self-stop and the self-stop */

@@ -194,9 +194,11 @@ static int srqf_walk(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 
 		if (pol->knobs.kver < SR_KV(5, 10) && !(tmp->flags & SD_LOAD_BALANCE))
 			break;
-		s = sr_trail_add(&d->trail, "select_task_rq_fair",
+		/* forks and execs never want affine: only the balance flag decides */
+		s = sr_trail_add(&d->trail, "select_task_rq_fair", want_affine ?
 				 "want_affine && (tmp->flags & SD_WAKE_AFFINE) && "
-				 "cpumask_test_cpu(prev_cpu, sched_domain_span(tmp))",
+				 "cpumask_test_cpu(prev_cpu, sched_domain_span(tmp))" :
+				 "tmp->flags & sd_flag",
 				 walk_result(want_affine && wa && span, has_flag, want_affine), -1);
 		sr_step_val(s, "level", i);
 		sr_step_uval(s, "span_weight", tmp->span_weight);

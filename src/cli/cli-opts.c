@@ -59,8 +59,8 @@ static const struct opt_desc opts[] = {
 	{ { "json", no_argument, NULL, OPT_JSON }, SR_O_TEXT,
 	  "--json               JSON instead of text" },
 	{ { "decisions", required_argument, NULL, OPT_DECISIONS }, SR_O_DECISIONS,
-	  "--decisions FILE     stream one NDJSON line per placed wakeup to FILE ('-': stdout;\n"
-	  "                       *.zst, *.gz: compressed)" },
+	  "--decisions FILE     stream one NDJSON line per placement (wakeup, fork, exec)\n"
+	  "                     to FILE ('-': stdout; *.zst, *.gz: compressed)" },
 	{ { "idle-threshold", required_argument, NULL, OPT_IDLE_THRESHOLD }, SR_O_ANALYZE,
 	  "--idle-threshold NS  shortest idle-while-waiting episode reported (default 1000000)" },
 	{ { "pid", required_argument, NULL, OPT_PID }, SR_O_FILTER,
@@ -98,7 +98,8 @@ static const struct opt_desc opts[] = {
 	  "--at T               its wakeup nearest to T: seconds as trace-cmd report prints\n"
 	  "                     them (85.212030575), or with a unit (40ns, 12us, 3ms)" },
 	{ { "wakeup", required_argument, NULL, OPT_WAKEUP }, SR_O_EXPLAIN,
-	  "--wakeup N           the N-th placed wakeup (the 'wakeup' field of --decisions)" },
+	  "--wakeup N           placement N: placed wakeups, forks and execs share the numbering\n"
+	  "                     (the 'wakeup' field of --decisions)" },
 };
 
 void sr_cli_opts_help(FILE *f, unsigned int accepted)

@@ -10,9 +10,9 @@
 static void explain_usage(FILE *f)
 {
 	fprintf(f, "usage: schedreplay explain TRACE (--pid P --at T | --wakeup N) [options]\n\n"
-		   "The wakeup of P nearest to T (or the N-th placed wakeup): the CPUs that\n"
-		   "mattered, each policy's checks in kernel order with the numbers compared,\n"
-		   "the kernel's actual choice, and what happened next.\n\n");
+		   "The placement of P nearest to T (a wakeup, fork or exec; or placement N):\n"
+		   "the CPUs that mattered, each policy's checks in kernel order with the\n"
+		   "numbers compared, the kernel's actual choice, and what happened next.\n\n");
 	sr_cli_opts_help(f, EXPLAIN_OPTS);
 }
 
@@ -26,7 +26,7 @@ static int first_pass(const struct sr_cli *cli, struct sr_run_opts *o)
 		return ret;
 	if (sr_explain_target(sr_run_analysis(r, &sr_explain_analysis), &o->an.explain_pid,
 			      &o->an.explain_at_ns))
-		ret = sr_cli_error(cli, SR_EXIT_BAD_INPUT, "there is no placed wakeup #%" PRIu64
+		ret = sr_cli_error(cli, SR_EXIT_BAD_INPUT, "there is no placement #%" PRIu64
 				   " in this trace", o->an.explain_index);
 	o->an.explain_index = 0;
 	sr_run_close(r);

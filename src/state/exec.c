@@ -41,6 +41,17 @@ void sr_st_exec_window(struct sr_task *p, uint64_t ts)
 {
 	p->exec.window = ts;
 	p->exec.slices = p->state == SR_T_RUNNING;
+	p->exec.window_cpu = p->state == SR_T_RUNNING ? p->v.cpu : -1;
+}
+
+/* A switch-in: one more slice in which sched_exec() may run, maybe elsewhere. */
+void sr_st_exec_slice(struct sr_task *p, int cpu)
+{
+	p->exec.slices++;
+	if (p->exec.window_cpu == -1)
+		p->exec.window_cpu = cpu;
+	else if (p->exec.window_cpu != cpu)
+		p->exec.window_cpu = -2;
 }
 
 static void drop_candidate(struct sr_state *s, struct sr_task *p)
@@ -79,6 +90,7 @@ static void open_candidate(struct sr_state *s, struct sr_task *p, const struct s
 		.valid = true, .probed = probed, .kernel_cpu = -1, .ts = ev->ts, .from = ev->cpu,
 		.to = -1, .stopper = probed ? -1 : ev->pid,
 		.dec = p->exec.dec, .window = p->exec.window, .slices = p->exec.slices,
+		.window_cpu = p->exec.window_cpu,
 		.uncertain = sr_st_cpu_uncertain(s, ev->cpu) || sr_st_met_lost_window(ev, ev->ts),
 		.own_last = p->exec.own_last, .own_prev = p->exec.own_prev,
 		.time_unknown = time_unknown,
@@ -218,7 +230,9 @@ int sr_st_on_exec(struct sr_state *s, const struct sr_event *ev)
 		/* the stopper ran but did not move it (it had moved meanwhile): no answer */
 		s->wc.exec_unresolved++;
 		ret = 0;
-	} else if (p->state == SR_T_RUNNING && p->v.cpu == ev->cpu && ev->common_pid == ev->pid) {
+	} else if (p->state == SR_T_RUNNING && p->v.cpu == ev->cpu && ev->common_pid == ev->pid &&
+		   p->exec.window_cpu == ev->cpu) {
+		/* it ran on this CPU only since its exec could begin: sched_exec() kept it here */
 		ret = replay_stay(s, p, ev);
 	} else {
 		s->wc.exec_unresolved++;

@@ -41,6 +41,7 @@ void sr_st_task_reset(struct sr_task *t, int pid, uint64_t now)
 	t->dec = dec;
 	t->exec.dec = exec_dec;
 	t->exec.slices = 2;		/* no exec window known: as if it ran in several slices */
+	t->exec.window_cpu = -2;	/* ... on several CPUs */
 	t->v.pid = pid;
 	t->v.prio = SR_DEFAULT_PRIO;
 	t->v.weight = SR_NICE_0_LOAD;

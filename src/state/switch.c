@@ -143,7 +143,7 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 		sr_st_task_move(s, next, SR_T_RUNNING, ev->cpu);
 		next->last_in = ev->ts;
 		next->v.exec_start = ev->ts;
-		next->exec.slices++;
+		sr_st_exec_slice(next, ev->cpu);
 		if (next->note.pending_run && s->cfg.hooks.run)
 			ret = s->cfg.hooks.run(s->cfg.hooks.data, next, ev->cpu, ev->ts);
 		next->note.pending_run = false;

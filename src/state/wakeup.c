@@ -47,6 +47,7 @@ void sr_st_ttwu_unmark(struct sr_state *s, struct sr_task *p)
 	if (cpu < 0)
 		return;
 	p->pend_ttwu_cpu = -1;
+	s->rq_changed_ts = s->now;	/* idle_cpu() reads it: exec.c */
 	if (s->cpu[cpu].ttwu_pending && !--s->cpu[cpu].ttwu_pending)
 		s->rq[cpu].ttwu_pending = false;
 }
@@ -62,6 +63,7 @@ static void ttwu_mark(struct sr_state *s, struct sr_task *p, int waker_cpu, int 
 	if ((rq->curr_pid || rq->nr_running) && sr_cpus_share_cache(s->cfg.topo, waker_cpu, target))
 		return;
 	p->pend_ttwu_cpu = target;
+	s->rq_changed_ts = s->now;
 	s->cpu[target].ttwu_pending++;
 	s->rq[target].ttwu_pending = true;
 }
