@@ -108,7 +108,7 @@ static void draw_marks(cairo_t *cr, const struct frame *fr, const struct sr_expl
 	int r;
 
 	sr_plot_line(cr, xw, TOP - 8, xw, ybot, 1.2, SR_RGB(0, 0, 0), true);
-	sr_plot_text(cr, xw, TOP - 12, 9, 0.5, sr_explain_moment(c));
+	sr_plot_text(cr, xw, TOP - 12, 9, 0.5, "%s", sr_explain_moment(c));
 	for (int i = 0; i < v->nr_policies; i++) {
 		const struct sr_decision *d = sr_explain_primary(c, i);
 		double x = xw + 8 + 12 * i;

@@ -63,7 +63,7 @@ static const char *const fz_comms[] = {
 	"a\xe3\x82\xb9\xe3\x83\xac\xe3\x83\x83\xe3\x83\x89\xe5\x90",	/* cut inside a char */
 	"\xff\xfe\xfd\x80", "\x1b[31mred\x1b[0m", "\xc0\xaf\xed\xa0\x80", "tbench", "sleep",
 	"stress-ng", "rcu_preempt", "swapper/0", "init", "qemu-system-x86", "X", "\x7f",
-	"012345678901234",
+	"012345678901234", "migration/0", "migration/1",	/* self-stops: exec.c */
 };
 
 #define FZ_NR_COMMS	(sizeof(fz_comms) / sizeof(fz_comms[0]))
