@@ -82,7 +82,23 @@ struct fic {
 	struct sr_sis pred;		/* era predicates: available/sched-idle */
 	unsigned int kver, sd_flag;
 	bool used_pelt, relied_avail, stamp_unknown;
+	bool close_call;		/* a PELT comparison inside the estimate's error */
 };
+
+/*
+ * The state's PELT sums are estimates (ctx->load_error_pct): a comparison of
+ * @a with @b closer than that could go the other way in the kernel.  Same
+ * rule as wake_affine_weight()'s (replay/wake_affine-4.14.c).
+ */
+static void pelt_cmp(struct fic *f, unsigned long a, unsigned long b)
+{
+	unsigned long big = a > b ? a : b, diff = a > b ? a - b : b - a;
+
+	f->used_pelt = true;
+	if (f->ctx->load_error_pct && (double)diff * 100.0 <
+				      (double)f->ctx->load_error_pct * (double)big)
+		f->close_call = true;
+}
 
 static bool group_is_overloaded(unsigned int pct, const struct sr_lb_group *g)
 {
@@ -186,14 +202,14 @@ static bool update_pick_idlest(struct fic *f, const struct fig_stats *idlest,
 	switch (g->type) {
 	case SR_GROUP_OVERLOADED:
 	case SR_GROUP_FULLY_BUSY:
-		f->used_pelt = true;
+		pelt_cmp(f, idlest->avg_load, g->avg_load);
 		return idlest->avg_load > g->avg_load;
 	case SR_GROUP_MISFIT_TASK:
 		return idlest->max_cap < g->max_cap;
 	case SR_GROUP_HAS_SPARE:
 		if (idlest->idle_cpus != g->idle_cpus)
 			return idlest->idle_cpus < g->idle_cpus;
-		f->used_pelt = true;
+		pelt_cmp(f, idlest->group_util, g->group_util);
 		return idlest->group_util > g->group_util;
 	default:
 		return false;		/* imbalanced/asym_packing: not used here */
@@ -305,15 +321,18 @@ static bool push_busy(struct fic *f, const struct sr_domain *sd, const struct fi
 {
 	unsigned long imbalance = SR_NICE_0_LOAD * (sd->imbalance_pct - 100) / 100;
 
-	f->used_pelt = true;
+	if (sd->flags & SD_NUMA)
+		pelt_cmp(f, idlest->avg_load + imbalance, local->avg_load);
 	if ((sd->flags & SD_NUMA) && idlest->avg_load + imbalance >= local->avg_load) {
 		*why = "SD_NUMA: idlest.avg_load + imbalance >= local.avg_load";
 		return false;
 	}
+	pelt_cmp(f, idlest->avg_load, local->avg_load + imbalance);
 	if (idlest->avg_load >= local->avg_load + imbalance) {
 		*why = "idlest.avg_load >= local.avg_load + imbalance";
 		return false;
 	}
+	pelt_cmp(f, 100 * local->avg_load, sd->imbalance_pct * idlest->avg_load);
 	if (100 * local->avg_load <= sd->imbalance_pct * idlest->avg_load) {
 		*why = "100 * local.avg_load <= imbalance_pct * idlest.avg_load";
 		return false;
@@ -442,9 +461,13 @@ static int find_idlest_group_cpu(struct fic *f, const struct sr_cpumask *span, i
 				latest = stamp;
 				shallowest = i;
 			}
-		} else if (shallowest == -1 && rq->load_avg < min_load) {
-			min_load = rq->load_avg;
-			least = i;
+		} else if (shallowest == -1) {
+			if (min_load != ULONG_MAX)
+				pelt_cmp(f, rq->load_avg, min_load);
+			if (rq->load_avg < min_load) {
+				min_load = rq->load_avg;
+				least = i;
+			}
 		}
 	}
 	/* stamps from before the trace decide between idle CPUs */
@@ -545,6 +568,8 @@ int sr_find_idlest_cpu(const struct sr_policy *pol, const struct sr_wake_ctx *ct
 	d->decided_by = SR_BY_SLOW_PATH;
 	if (f.used_pelt)
 		d->depends |= ctx->unknown & SR_DEP_PELT_WARMUP;
+	if (f.close_call)
+		d->depends |= SR_DEP_LOAD_ESTIMATE;
 	if (f.relied_avail)
 		d->depends |= ctx->unknown & SR_DEP_VCPU;
 	if (f.stamp_unknown)

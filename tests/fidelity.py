@@ -109,7 +109,11 @@ def one(binary, trace):
                    "det_match": m["determined"]["match"],
                    "prev": pols["naive-prev"]["all"]["match"],
                    "fork": m["fork"]["all"]["match"] + m["fork"]["all"]["miss"],
-                   "fork_match": m["fork"]["all"]["match"]},
+                   "fork_match": m["fork"]["all"]["match"],
+                   "exec": m["exec"]["all"]["match"] + m["exec"]["all"]["miss"],
+                   "exec_match": m["exec"]["all"]["match"],
+                   "exec_det": m["exec"]["determined"]["match"] + m["exec"]["determined"]["miss"],
+                   "exec_det_match": m["exec"]["determined"]["match"]},
         "topology": topo or "assumed flat",
         "kernel": rep["trace"]["kernel"]["release"],
         "preset": preset,
@@ -131,6 +135,7 @@ def one(binary, trace):
         "naive": {n: {"all": ratio(pols[n]["all"])[0], "moved": ratio(pols[n]["all_moved"])[0]}
                   for n in NAIVE},
         "fork": m["fork"],
+        "exec": m["exec"],
         "misses_by_step": misses,
         "misses_by_relation": m["misses_by_relation"],
         "undetermined_depends_on": m["undetermined"]["depends_on"],
@@ -161,7 +166,9 @@ def summary_line(label, rows):
     return (f"  {label:34} {c['placed']:7} {pct(share(c['match'], c['placed']))} "
             f"{pct(share(c['moved_match'], c['moved']))} {pct(share(c['det'], c['placed']))} "
             f"{pct(share(c['det_match'], c['det']))} {pct(share(c['prev'], c['placed']))} "
-            f"{pct(share(c['fork_match'], c['fork']))} {c['fork']:6}")
+            f"{pct(share(c['fork_match'], c['fork']))} {c['fork']:6} "
+            f"{pct(share(c['exec_match'], c['exec']))} {pct(share(c['exec_det_match'], c['exec_det']))} "
+            f"{c['exec']:6}")
 
 
 def summaries(rows):
@@ -169,7 +176,7 @@ def summaries(rows):
     print("\nsummary (weighted by placed wakeups; ping-pong perf_pipe excluded from the groups,"
           " where always-prev is ~100 %):")
     print(f"  {'group':34} {'placed':>7} {'model':>6} {'moved':>6} {'det%':>6} {'det ok':>6} "
-          f"{'prev':>6} {'fork':>6} {'forks':>6}")
+          f"{'prev':>6} {'fork':>6} {'forks':>6} {'exec':>6} {'ex det':>6} {'execs':>6}")
     groups = {}
     for r in rows:
         if r["workload"] == "perf_pipe":
@@ -242,6 +249,13 @@ def main(argv):
           "undetermined, model errors:")
     for r in rows:
         f = r["fork"]
+        if f["determined"]["match"] + f["determined"]["miss"] + f["undetermined"] + f["model_errors"]:
+            print(f"  {r['trace'][-44:]:44} {f['determined']['match']}/{f['determined']['match'] + f['determined']['miss']} "
+                  f"undetermined {f['undetermined']} errors {f['model_errors']}")
+    print("\nexec placements (sched_exec() through the same slow path): determined match/miss, "
+          "undetermined, model errors:")
+    for r in rows:
+        f = r["exec"]
         if f["determined"]["match"] + f["determined"]["miss"] + f["undetermined"] + f["model_errors"]:
             print(f"  {r['trace'][-44:]:44} {f['determined']['match']}/{f['determined']['match'] + f['determined']['miss']} "
                   f"undetermined {f['undetermined']} errors {f['model_errors']}")

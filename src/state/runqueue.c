@@ -186,12 +186,10 @@ void sr_st_blocked_load(struct sr_state *s, struct sr_task *t, int cpu, int sign
 }
 
 /* Move a task's blocked/attached PELT load and util between CPUs (attach/detach). */
-static void pelt_move(struct sr_state *s, struct sr_task *t, int from, int to)
+/* remove_entity_load_avg(): the task's contribution leaves @from's sums. */
+static void pelt_leave(struct sr_state *s, struct sr_task *t, int from)
 {
-	if (from == to)
-		return;
 	sr_st_blocked_load(s, t, from, -1);
-	sr_st_blocked_load(s, t, to, +1);
 	if (sr_st_cpu_ok(s, from)) {
 		struct sr_cpu_state *c = &s->cpu[from];
 
@@ -199,6 +197,14 @@ static void pelt_move(struct sr_state *s, struct sr_task *t, int from, int to)
 		if (c->util_avg < 0)
 			c->util_avg = 0;
 	}
+}
+
+static void pelt_move(struct sr_state *s, struct sr_task *t, int from, int to)
+{
+	if (from == to)
+		return;
+	pelt_leave(s, t, from);
+	sr_st_blocked_load(s, t, to, +1);
 	if (sr_st_cpu_ok(s, to)) {
 		struct sr_cpu_state *c = &s->cpu[to];
 
@@ -214,8 +220,15 @@ void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state s
 	sr_st_task_pelt(s, t, s->now);
 	if (sr_st_on_rq(t->state))
 		sr_st_rq_account(s, t, t->v.cpu, -1);
-	if (cpu >= 0 && cpu != t->v.cpu)
+	if (cpu >= 0 && cpu != t->v.cpu && t->state != SR_T_DEAD)
 		pelt_move(s, t, t->v.cpu, cpu);
+	/*
+	 * A dead task's average leaves its CPU (task_dead_fair() ->
+	 * remove_entity_load_avg()); the CPU going idle right after applies it
+	 * (sched_balance_newidle() -> update_blocked_averages()).
+	 */
+	if (st == SR_T_DEAD && t->state != SR_T_DEAD)
+		pelt_leave(s, t, cpu >= 0 ? cpu : t->v.cpu);
 	if (st == SR_T_SLEEPING && sr_st_on_rq(t->state)) {
 		util_est_update(t);
 		t->sleep_load = t->v.load_avg;
