@@ -91,7 +91,7 @@ static void draw_rows(cairo_t *cr, const struct frame *fr, const struct sr_expla
 			     cpu == c->w.cpu ? "chosen " : "",
 			     cpu == c->prev_cpu ? "" : sr_an_rel_short(v->topo, cpu, c->prev_cpu),
 			     cpu == c->prev_cpu ? "" : c->w.kind == SR_WAKE_FORK ? " as the parent" :
-			     c->w.kind == SR_WAKE_EXEC ? " as its CPU" : " as prev");
+			     c->w.kind == SR_WAKE_EXEC ? " to its CPU" : " as prev");
 	}
 	for (size_t k = 0; k < tl->nr_seg; k++)
 		draw_seg(cr, fr, tl, &tl->seg[k], tl->seg[k].end);
@@ -222,12 +222,21 @@ int sr_explain_plot(const struct sr_analysis *ex, const struct sr_analysis *tla,
 		     "CPU %d", c->w.kind == SR_WAKE_FORK ? "Fork" : c->w.kind == SR_WAKE_EXEC ?
 		     "Exec" : "Wakeup", c->w.index, c->comm, e->pid,
 		     c->w.cpu);
-	sr_plot_text(p.cr, 10, 40, 10, 0, "%s, waker CPU %d, prev CPU %d%s", ex->view->info->clock[0] ?
-		     ex->view->info->clock : "trace clock", c->w.waker_cpu, c->w.prev_cpu,
-		     tl->truncated ? "  (window cut: too many events)" : "");
+	if (c->w.kind == SR_WAKE_TTWU)
+		sr_plot_text(p.cr, 10, 40, 10, 0, "%s, waker CPU %d, prev CPU %d%s",
+			     ex->view->info->clock[0] ? ex->view->info->clock : "trace clock",
+			     c->w.waker_cpu, c->w.prev_cpu,
+			     tl->truncated ? "  (window cut: too many events)" : "");
+	else
+		sr_plot_text(p.cr, 10, 40, 10, 0, "%s, %s CPU %d%s",
+			     ex->view->info->clock[0] ? ex->view->info->clock : "trace clock",
+			     c->w.kind == SR_WAKE_FORK ? "parent's" : "its own", c->w.prev_cpu,
+			     tl->truncated ? "  (window cut: too many events)" : "");
 	draw_rows(p.cr, &fr, c, ex->view, tl);
 	draw_marks(p.cr, &fr, c, ex->view);
-	sr_plot_time_axis(p.cr, LEFT, W - RIGHT, TOP + fr.nr_rows * ROW + 6, fr.t0, fr.t1, c->ts);
+	sr_plot_time_axis(p.cr, LEFT, W - RIGHT, TOP + fr.nr_rows * ROW + 6, fr.t0, fr.t1, c->ts,
+			  c->w.kind == SR_WAKE_EXEC ? "sched_exec()" : c->w.kind == SR_WAKE_FORK ?
+			  "wake_up_new_task()" : "the waking");
 	draw_legend(p.cr, &fr, c, ex->view);
 	return sr_plot_end(&p, err);
 }

@@ -132,7 +132,7 @@ static double tick_step(double span, int n)
 }
 
 void sr_plot_time_axis(cairo_t *cr, double x0, double x1, double y, uint64_t t0, uint64_t t1,
-		       uint64_t zero)
+		       uint64_t zero, const char *zero_name)
 {
 	double span = (double)(t1 - t0), step;
 	bool ms = span > 5e6;
@@ -150,5 +150,5 @@ void sr_plot_time_axis(cairo_t *cr, double x0, double x1, double y, uint64_t t0,
 		sr_plot_text(cr, x, y + 15, 9, 0.5, "%+g", fabs(v) < step / 1e6 ? 0.0 : v);
 	}
 	sr_plot_text(cr, x1, y + 28, 9, 1, "%s from %s", ms ? "ms" : "us",
-		     zero == t0 ? "the window's start" : "the waking");
+		     zero == t0 || !zero_name ? "the window's start" : zero_name);
 }

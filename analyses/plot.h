@@ -39,8 +39,9 @@ struct sr_rgb sr_plot_task_color(int pid);
 /* Distinct strong colours for series (policies). */
 struct sr_rgb sr_plot_series(int i);
 /* A time axis under [x0, x1] for [t0, t1] ns, labelled relative to @zero in us or ms. */
+/* An axis of time from @zero, named @zero_name ("the waking"; NULL: the window's start). */
 void sr_plot_time_axis(cairo_t *cr, double x0, double x1, double y, uint64_t t0, uint64_t t1,
-		       uint64_t zero);
+		       uint64_t zero, const char *zero_name);
 
 #define SR_RGB(r, g, b) ((struct sr_rgb){ (r) / 255.0, (g) / 255.0, (b) / 255.0 })
 

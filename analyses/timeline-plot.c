@@ -130,7 +130,7 @@ int sr_timeline_plot(const struct sr_analysis *a, const char *path, struct sr_er
 	for (int c = 0; c < tl->nr_cpus; c++)
 		if (tl->open[c].start)
 			draw_seg(p.cr, &tl->open[c], t1, t0, t1, rh);
-	sr_plot_time_axis(p.cr, LEFT, W - RIGHT, TOP + rows * rh + 4, t0, t1, t0);
+	sr_plot_time_axis(p.cr, LEFT, W - RIGHT, TOP + rows * rh + 4, t0, t1, t0, NULL);
 	draw_legend(p.cr, tl, TOP + rows * rh + 56);
 	return sr_plot_end(&p, err);
 }
