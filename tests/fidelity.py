@@ -245,20 +245,15 @@ def main(argv):
               f"{pct(nv['naive-idle-first']['all'])} |        "
               f"{pct(nv['naive-prev']['moved'])} {pct(nv['naive-waker']['moved'])} "
               f"{pct(nv['naive-idle-first']['moved'])}")
-    print("\nfork placements (sched_wakeup_new through the fork slow path): determined match/miss, "
-          "undetermined, model errors:")
-    for r in rows:
-        f = r["fork"]
-        if f["determined"]["match"] + f["determined"]["miss"] + f["undetermined"] + f["model_errors"]:
-            print(f"  {r['trace'][-44:]:44} {f['determined']['match']}/{f['determined']['match'] + f['determined']['miss']} "
-                  f"undetermined {f['undetermined']} errors {f['model_errors']}")
-    print("\nexec placements (sched_exec() through the same slow path): determined match/miss, "
-          "undetermined, model errors:")
-    for r in rows:
-        f = r["exec"]
-        if f["determined"]["match"] + f["determined"]["miss"] + f["undetermined"] + f["model_errors"]:
-            print(f"  {r['trace'][-44:]:44} {f['determined']['match']}/{f['determined']['match'] + f['determined']['miss']} "
-                  f"undetermined {f['undetermined']} errors {f['model_errors']}")
+    for kind, what in (("fork", "sched_wakeup_new through the fork slow path"),
+                       ("exec", "sched_exec() through the same slow path")):
+        print(f"\n{kind} placements ({what}): determined match/miss, undetermined, model errors:")
+        for r in rows:
+            f = r[kind]
+            d = f["determined"]
+            if d["match"] + d["miss"] + f["undetermined"] + f["model_errors"]:
+                print(f"  {r['trace'][-44:]:44} {d['match']}/{d['match'] + d['miss']} "
+                      f"undetermined {f['undetermined']} errors {f['model_errors']}")
     print("\nmodel misses by deciding step, and what undetermined decisions depend on:")
     for r in rows:
         print(f"  {r['trace'][-44:]:44} misses {r['misses_by_step'] or '{}'}; "

@@ -71,6 +71,16 @@ static void stopper_moves(struct fx *f, uint64_t ts, int from, int pid, int to)
 	sw(f, ts + 30, to, 0, "swapper", pid, "sh");
 }
 
+/* @pid sleeps on @cpu with the raw prev_state @raw (1 S, 2 D), idle next. */
+static void sleep_out(struct fx *f, uint64_t ts, int cpu, int pid, long long raw)
+{
+	struct sr_event e = { .type = SR_EV_SWITCH, .ts = ts, .cpu = cpu, .pid = pid, .prio = 120,
+			      .prev_state = SR_PS_SLEEPING, .prev_state_raw = raw, .next_pid = 0 };
+
+	snprintf(e.comm, sizeof(e.comm), "sh");
+	ev(f, e);
+}
+
 static void exec_done(struct fx *f, uint64_t ts, int cpu, int pid)
 {
 	struct sr_event e = { .type = SR_EV_EXEC, .ts = ts, .cpu = cpu, .pid = pid,
@@ -154,16 +164,13 @@ static void test_stay(void **state)
 static void test_stay_cpu_unknown(void **state)
 {
 	struct fx *f = fx_exec(false);
-	struct sr_event d = { .type = SR_EV_SWITCH, .ts = 1200, .cpu = 2, .pid = 100, .prio = 120,
-			      .prev_state = SR_PS_SLEEPING, .prev_state_raw = 2, .next_pid = 0 };
 
 	ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = 1000, .cpu = 1, .pid = 50,
 				 .child_pid = 100, .common_pid = -1 });
 	ev(f, (struct sr_event){ .type = SR_EV_WAKEUP_NEW, .ts = 1010, .cpu = 1, .pid = 100,
 				 .prio = 120, .target_cpu = 2, .common_pid = -1 });
 	sw(f, 1100, 2, 0, "swapper", 100, "sh");
-	snprintf(d.comm, sizeof(d.comm), "sh");
-	ev(f, d);				/* D: reading the binary */
+	sleep_out(f, 1200, 2, 100, 2);		/* D: reading the binary */
 	waking(f, 1300, 3, 100, "sh", 2, 0, true);
 	wakeup(f, 1310, 3, 100, 3);
 	sw(f, 1320, 3, 0, "swapper", 100, "sh");
@@ -177,14 +184,11 @@ static void test_stay_cpu_unknown(void **state)
 static void test_self_stop_not_exec(void **state)
 {
 	struct fx *f = fx_exec(false);
-	struct sr_event s = { .type = SR_EV_SWITCH, .ts = 3000, .cpu = 2, .pid = 100, .prio = 120,
-			      .prev_state = SR_PS_SLEEPING, .prev_state_raw = 1, .next_pid = 0 };
 
 	sw(f, 1000, 0, 0, "swapper", 100, "taskset");
 	self_stop(f, 2000, 0, 100);
 	stopper_moves(f, 2100, 0, 100, 2);
-	snprintf(s.comm, sizeof(s.comm), "taskset");
-	ev(f, s);
+	sleep_out(f, 3000, 2, 100, 1);
 	assert_int_equal(f->s.wc.exec_unresolved, 1);
 	assert_false(sr_state_task(&f->s, 100)->exec.valid);
 	fx_free(f);
