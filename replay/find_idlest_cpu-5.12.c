@@ -88,15 +88,19 @@ struct fic {
 /*
  * The state's PELT sums are estimates (ctx->load_error_pct): a comparison of
  * @a with @b closer than that could go the other way in the kernel.  Same
- * rule as wake_affine_weight()'s (replay/wake_affine-4.14.c).
+ * rule as wake_affine_weight()'s (replay/wake_affine-4.14.c), plus a floor:
+ * the sums of idle CPUs are a few units whose relative error means nothing
+ * (a dead task's average leaves at a moment the trace cannot pin).
  */
+#define PELT_ABS_SLACK	32
+
 static void pelt_cmp(struct fic *f, unsigned long a, unsigned long b)
 {
 	unsigned long big = a > b ? a : b, diff = a > b ? a - b : b - a;
 
 	f->used_pelt = true;
-	if (f->ctx->load_error_pct && (double)diff * 100.0 <
-				      (double)f->ctx->load_error_pct * (double)big)
+	if (f->ctx->load_error_pct && (diff < PELT_ABS_SLACK || (double)diff * 100.0 <
+				      (double)f->ctx->load_error_pct * (double)big))
 		f->close_call = true;
 }
 
@@ -184,8 +188,11 @@ static void update_sg_wakeup_stats(struct fic *f, const struct sr_domain *sd,
 				   .group_util = g->group_util,
 				   .group_runnable = g->group_runnable };
 	g->type = sr_group_classify(sd->imbalance_pct, &lb);
-	if (g->sum_nr_running >= g->group_weight)
-		f->used_pelt = true;		/* util/runnable decided the type */
+	if (g->sum_nr_running >= g->group_weight) {
+		/* util/runnable against capacity decided the type */
+		pelt_cmp(f, g->group_capacity * sd->imbalance_pct, g->group_runnable * 100);
+		pelt_cmp(f, g->group_capacity * 100, g->group_util * sd->imbalance_pct);
+	}
 	/* Misfit sits between the overloaded test and the capacity test. */
 	if (g->type != SR_GROUP_OVERLOADED && (sd->flags & SD_ASYM_CPUCAPACITY) &&
 	    f->ctx->p->util_avg * 1280 >= g->max_cap * 1024)
