@@ -104,6 +104,19 @@ static void print_tasks(FILE *f, struct sr_diff *d, int top)
 	}
 }
 
+/* Forks and execs (the slow path), a line each when there were any. */
+static void print_apart(FILE *f, const char *what, const struct sr_diff_apart *ap)
+{
+	if (!ap->placed)
+		return;
+	fprintf(f, "%s: %" PRIu64 " placed, %" PRIu64 " on different CPUs (%" PRIu64
+		" with both answers determined)", what, ap->placed, ap->differ, ap->differ_det);
+	if (ap->differ)
+		fprintf(f, "; the kernel did as A %" PRIu64 ", as B %" PRIu64 ", neither %" PRIu64,
+			ap->a_kernel, ap->b_kernel, ap->neither);
+	fputc('\n', f);
+}
+
 void sr_diff_print(const struct sr_analysis *a, FILE *f)
 {
 	const struct sr_view *v = a->view;
@@ -117,4 +130,8 @@ void sr_diff_print(const struct sr_analysis *a, FILE *f)
 		print_disagreements(f, d);
 	print_counterfactual(f, d);
 	print_tasks(f, d, v->opts->top);
+	if (d->forks.placed || d->execs.placed)
+		fputc('\n', f);
+	print_apart(f, "Fork placements", &d->forks);
+	print_apart(f, "Exec placements", &d->execs);
 }

@@ -136,6 +136,35 @@ static void count_blocked(struct sr_diff *d, const struct sr_brief *pa, const st
 	}
 }
 
+/* A fork or exec placement: same or different, and which one the kernel took. */
+static void count_apart(struct sr_diff_apart *ap, const struct sr_wakeup *w)
+{
+	const struct sr_brief *pa = &w->dec[0], *pb = &w->dec[1];
+
+	if (pa->cpu < 0 || pb->cpu < 0)
+		return;
+	ap->placed++;
+	if (pa->cpu == pb->cpu)
+		return;
+	ap->differ++;
+	ap->differ_det += pa->determined && pb->determined && !w->uncertain;
+	if (pa->cpu == w->cpu)
+		ap->a_kernel++;
+	else if (pb->cpu == w->cpu)
+		ap->b_kernel++;
+	else
+		ap->neither++;
+}
+
+static json_t *apart_json(const struct sr_diff_apart *ap)
+{
+	return json_pack("{s:I, s:I, s:I, s:{s:I, s:I, s:I}}", "placed", (json_int_t)ap->placed,
+			 "different_cpu", (json_int_t)ap->differ,
+			 "different_both_determined", (json_int_t)ap->differ_det,
+			 "kernel_chose", "as_a", (json_int_t)ap->a_kernel,
+			 "as_b", (json_int_t)ap->b_kernel, "neither", (json_int_t)ap->neither);
+}
+
 static int diff_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 {
 	const struct sr_view *v = a->view;
@@ -143,8 +172,12 @@ static int diff_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 	const struct sr_brief *pa, *pb;
 	enum sr_diff_det det;
 
+	if (w->kind != SR_WAKE_TTWU && w->nr_dec == 2) {
+		count_apart(w->kind == SR_WAKE_FORK ? &d->forks : &d->execs, w);
+		return 0;
+	}
 	if (w->cls != SR_W_PLACED || w->nr_dec != 2)
-		return 0;	/* forks and unreplayed wakeups have no answers (dec NULL) */
+		return 0;	/* unreplayed wakeups have no answers (dec NULL) */
 	pa = &w->dec[0];
 	pb = &w->dec[1];
 	if (pa->cpu < 0 || pb->cpu < 0)
@@ -320,7 +353,7 @@ static int diff_report(struct sr_analysis *a, json_t *report)
 	for (int i = 0; rel && i < SR_REL_NR; i++)
 		json_object_set_new(rel, sr_relation_name(i), json_integer((json_int_t)d->rel[i]));
 	return json_object_set_new(report, "diff", json_pack(
-		"{s:s, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:o, s:o}",
+		"{s:s, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:o, s:o, s:o, s:o}",
 		"a", v->policy[0].name, "b", v->policy[1].name,
 		"placed", (json_int_t)d->placed, "same_cpu", (json_int_t)sr_diff_total(d->same),
 		"different_cpu", (json_int_t)sr_diff_total(d->differ),
@@ -329,7 +362,8 @@ static int diff_report(struct sr_analysis *a, json_t *report)
 		"kernel_chose", "as_a", (json_int_t)d->a_kernel, "as_b", (json_int_t)d->b_kernel,
 		"neither", (json_int_t)d->neither,
 		"counterfactual", counterfactual_json(d),
-		"tasks", tasks_json(d, v->opts->top))) ? -ENOMEM : 0;
+		"tasks", tasks_json(d, v->opts->top),
+		"forks", apart_json(&d->forks), "execs", apart_json(&d->execs))) ? -ENOMEM : 0;
 }
 
 static void diff_fini(struct sr_analysis *a)

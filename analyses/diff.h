@@ -34,8 +34,16 @@ struct sr_diff_watch {
 	uint64_t n, sum_start;
 };
 
+/* Fork or exec placements (the slow path), compared apart from the wakeups. */
+struct sr_diff_apart {
+	uint64_t placed, differ;	/* both answered; of those, different CPUs */
+	uint64_t differ_det;		/* ... both answers determined */
+	uint64_t a_kernel, b_kernel, neither;	/* of the different ones */
+};
+
 struct sr_diff {
 	uint64_t placed;		/* placed wakeups both policies answered */
+	struct sr_diff_apart forks, execs;
 	uint64_t same[SR_DET_NR], differ[SR_DET_NR];	/* primary answers, by determinacy */
 	/* differing answers that rest on an input: [input bit][0: A's, 1: B's, 2: either] */
 	uint64_t blocked[SR_DIFF_NR_DEPS][3];
