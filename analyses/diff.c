@@ -136,6 +136,13 @@ static void count_blocked(struct sr_diff *d, const struct sr_brief *pa, const st
 	}
 }
 
+/* The counter of the answer the kernel's @cpu followed: A's, B's or neither. */
+static uint64_t *followed(uint64_t *as_a, uint64_t *as_b, uint64_t *neither,
+			  const struct sr_brief *pa, const struct sr_brief *pb, int cpu)
+{
+	return pa->cpu == cpu ? as_a : pb->cpu == cpu ? as_b : neither;
+}
+
 /* A fork or exec placement: same or different, and which one the kernel took. */
 static void count_apart(struct sr_diff_apart *ap, const struct sr_wakeup *w)
 {
@@ -148,12 +155,7 @@ static void count_apart(struct sr_diff_apart *ap, const struct sr_wakeup *w)
 		return;
 	ap->differ++;
 	ap->differ_det += pa->determined && pb->determined && !w->uncertain;
-	if (pa->cpu == w->cpu)
-		ap->a_kernel++;
-	else if (pb->cpu == w->cpu)
-		ap->b_kernel++;
-	else
-		ap->neither++;
+	*followed(&ap->a_kernel, &ap->b_kernel, &ap->neither, pa, pb, w->cpu) += 1;
 }
 
 static json_t *apart_json(const struct sr_diff_apart *ap)
@@ -192,12 +194,7 @@ static int diff_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 	count_blocked(d, pa, pb);
 	d->by[pa->decided_by % SR_DIFF_NR_BY][pb->decided_by % SR_DIFF_NR_BY]++;
 	d->rel[sr_topo_relation(v->topo, pa->cpu, pb->cpu)]++;
-	if (pa->cpu == w->cpu)
-		d->a_kernel++;
-	else if (pb->cpu == w->cpu)
-		d->b_kernel++;
-	else
-		d->neither++;
+	*followed(&d->a_kernel, &d->b_kernel, &d->neither, pa, pb, w->cpu) += 1;
 	if (pb->cpu_idle) {
 		d->b_idle++;
 		d->watch[pb->cpu].n++;
