@@ -12,15 +12,19 @@
  *           B; later p's sched_process_exec;
  *   stayed: only p's sched_process_exec, on the CPU sched_exec() ran on.
  *
- * A self-stop is replayed as an exec at once — the runqueues are the ones
- * sched_exec() read microseconds earlier — and reported at the task's next
+ * A self-stop is replayed as an exec at once — the runqueues sched_exec()
+ * read, unless one changed since the task's previous record (then the
+ * answer depends on SR_DEP_DECISION_TIME) — and reported at the task's next
  * sched_process_exec.  Other self-stops (sched_setaffinity() of itself,
  * NUMA balancing's migrate_task_to()) are dropped when the task sleeps
  * interruptibly, exits or stops itself again before any exec.  A stay is
- * replayed at sched_process_exec: when the task ran in one slice since its
- * exec could begin and no runqueue changed since that slice began, those
- * are the runqueues sched_exec() read; otherwise the answer depends on
- * SR_DEP_DECISION_TIME.
+ * replayed at sched_process_exec when the task ran on that CPU only since
+ * its exec could begin (its fork, previous exec or last interruptible
+ * sleep), else its CPU at sched_exec() is unknown and nothing is reported;
+ * it depends on SR_DEP_DECISION_TIME unless it ran in one slice and no
+ * runqueue changed since the slice began.  A `record --probes` trace shows
+ * sched_exec()'s own srqf (WF_EXEC): the exec is replayed there, at its
+ * first find_idlest_group(), and nothing is inferred.
  */
 #include <stdlib.h>
 #include <string.h>
