@@ -353,7 +353,8 @@ struct sr_probe_in {
  * itself at sched_process_exec.
  */
 struct sr_exec_cand {
-	bool valid;			/* a self-stop (or an srqf with WF_EXEC) was replayed */
+	/* the exec in progress, reset by each self-stop or srqf with WF_EXEC */
+	bool valid;			/* a self-stop (or an srqf with WF_EXEC) was seen */
 	bool probed;			/* ... at sched_exec()'s own srqf: its moment is known */
 	bool replayed;			/* the policies ran (a probed one: at its first fig,
 					 * or at srqf_ret when none came) */
@@ -362,14 +363,13 @@ struct sr_exec_cand {
 	uint64_t ts;			/* its sched_waking of the stopper */
 	int from, to;			/* task_cpu(p) then; the stopper's migration (-1: none yet) */
 	int stopper;			/* pid of migration/from */
+	/* kept across execs */
 	struct sr_brief *dec;		/* the policies' answers then (nr_policies) */
 	/* when no stop is seen: since when sched_exec() may have run, and slices since */
 	uint64_t window;
 	unsigned int slices;
 	int window_cpu;			/* the CPU of its first slice since, -2 several */
 	uint64_t own_last, own_prev;	/* its last two records while current */
-	bool time_unknown;		/* the runqueues changed between its record before
-					 * the self-stop and the self-stop */
 };
 
 struct sr_task {

@@ -40,7 +40,7 @@ const char *sr_wake_kind_name(enum sr_wake_kind kind)
 	return "invalid";
 }
 
-/* From @ts on, an exec's sched_exec() may run; @running: inside a slice. */
+/* From @ts on, an exec's sched_exec() may run (a running task is inside its first slice). */
 void sr_st_exec_window(struct sr_task *p, uint64_t ts)
 {
 	p->exec.window = ts;
@@ -87,18 +87,20 @@ static bool is_self_stop(const struct sr_state *s, const struct sr_event *ev)
 
 /* A new exec in progress on the task's CPU, replayed at @ts. */
 static void open_candidate(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
-			   bool probed, bool time_unknown)
+			   bool probed)
 {
+	struct sr_exec_cand *x = &p->exec;
+
 	drop_candidate(s, p);
-	p->exec = (struct sr_exec_cand){
-		.valid = true, .probed = probed, .kernel_cpu = -1, .ts = ev->ts, .from = ev->cpu,
-		.to = -1, .stopper = probed ? -1 : ev->pid,
-		.dec = p->exec.dec, .window = p->exec.window, .slices = p->exec.slices,
-		.window_cpu = p->exec.window_cpu,
-		.uncertain = sr_st_cpu_uncertain(s, ev->cpu) || sr_st_met_lost_window(ev, ev->ts),
-		.own_last = p->exec.own_last, .own_prev = p->exec.own_prev,
-		.time_unknown = time_unknown,
-	};
+	x->valid = true;
+	x->probed = probed;
+	x->replayed = false;
+	x->kernel_cpu = -1;
+	x->uncertain = sr_st_cpu_uncertain(s, ev->cpu) || sr_st_met_lost_window(ev, ev->ts);
+	x->ts = ev->ts;
+	x->from = ev->cpu;
+	x->to = -1;
+	x->stopper = probed ? -1 : ev->pid;
 }
 
 /* srqf with WF_EXEC (record --probes): sched_exec() itself, on the task's own CPU. */
@@ -106,7 +108,7 @@ int sr_st_exec_select(struct sr_state *s, struct sr_task *p, const struct sr_eve
 {
 	if (ev->common_pid != p->v.pid || s->rq[ev->cpu].curr_pid != p->v.pid)
 		return 0;
-	open_candidate(s, p, ev, true, false);
+	open_candidate(s, p, ev, true);
 	s->probes.exec_selects++;
 	return 0;
 }
@@ -146,7 +148,7 @@ int sr_st_exec_self_stop(struct sr_state *s, const struct sr_event *ev)
 	/* sched_exec() ran after the task's previous record: what changed since may precede it */
 	since = p->exec.own_prev > p->last_in ? p->exec.own_prev : p->last_in;
 	known = s->rq_changed_ts <= since;
-	open_candidate(s, p, ev, false, !known);
+	open_candidate(s, p, ev, false);
 	p->exec.replayed = true;
 	return sr_st_run_placement(s, p, ev, SR_WAKE_EXEC, ev->cpu, &p->exec.dec,
 				   known ? 0 : SR_DEP_DECISION_TIME);
@@ -225,11 +227,10 @@ int sr_st_on_exec(struct sr_state *s, const struct sr_event *ev)
 		return 0;
 	if (ev->comm[0])
 		sr_st_set_comm(s, p, ev->comm);	/* the program it now runs */
-	if (p->exec.valid && p->exec.probed && p->exec.stopper < 0) {
-		/* its srqf said where sched_exec() ran, and no stop followed: it stayed */
-		ret = emit_exec(s, p, ev, p->exec.from, p->exec.from, p->exec.dec);
-	} else if (p->exec.valid && p->exec.to >= 0) {
-		ret = emit_exec(s, p, ev, p->exec.from, p->exec.to, p->exec.dec);
+	if (p->exec.valid && (p->exec.to >= 0 || (p->exec.probed && p->exec.stopper < 0))) {
+		/* moved by its stopper, or its srqf was seen and no stop followed: it stayed */
+		ret = emit_exec(s, p, ev, p->exec.from, p->exec.to >= 0 ? p->exec.to : p->exec.from,
+				p->exec.dec);
 	} else if (p->exec.valid) {
 		/* the stopper ran but did not move it (it had moved meanwhile): no answer */
 		s->wc.exec_unresolved++;

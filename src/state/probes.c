@@ -117,8 +117,8 @@ void sr_st_probe_cpu_loads(struct sr_state *s, struct sr_task *p, int this_cpu)
 	}
 }
 
-/* srqf: select_task_rq_fair(p, prev_cpu, wake_flags) entered on ev->cpu. */
-static void on_select(struct sr_state *s, const struct sr_event *ev)
+/* srqf: select_task_rq_fair(p, prev_cpu, wake_flags) entered on ev->cpu; returns p. */
+static struct sr_task *on_select(struct sr_state *s, const struct sr_event *ev)
 {
 	struct sr_task *p = sr_st_task_get(s, ev->pid);
 
@@ -127,7 +127,7 @@ static void on_select(struct sr_state *s, const struct sr_event *ev)
 	s->cpu[ev->cpu].thl_pid = -1;
 	s->cpu[ev->cpu].probe_load = UINT64_MAX;
 	if (!p)
-		return;
+		return NULL;
 	sr_st_task_pelt(s, p, s->now);
 	if (ev->load_avg != UINT64_MAX && p->v.pelt_warm && !(ev->wake_flags & s->cfg.wf_fork)) {
 		struct sr_task_view kv = sr_st_kernel_view(p);
@@ -149,17 +149,15 @@ static void on_select(struct sr_state *s, const struct sr_event *ev)
 		.prev_load = ev->cpu_load, .prev_util = ev->cpu_util, .ret_cpu = -1,
 	};
 	measure_cpu_load(s, p->v.cpu, ev->cpu_load);
-	if (s->cfg.probes_measure_only || ev->load_avg == UINT64_MAX || ev->util_avg == UINT64_MAX)
-		return;
-	if (!(ev->wake_flags & s->cfg.wf_fork))
+	if (!s->cfg.probes_measure_only && ev->load_avg != UINT64_MAX && ev->util_avg != UINT64_MAX &&
+	    !(ev->wake_flags & s->cfg.wf_fork))
 		calibrate(s, p, ev->load_avg, ev->util_avg);
+	return p;
 }
 
 /* srqf: with WF_EXEC, sched_exec() itself: its exec is replayed at this moment. */
-static int on_select_exec(struct sr_state *s, const struct sr_event *ev)
+static int on_select_exec(struct sr_state *s, struct sr_task *p, const struct sr_event *ev)
 {
-	struct sr_task *p = sr_state_task(s, ev->pid);
-
 	if (!p || !(ev->wake_flags & s->cfg.wf_exec) || (ev->wake_flags & s->cfg.wf_ttwu) ||
 	    s->cfg.probes_measure_only)
 		return 0;
@@ -253,8 +251,7 @@ int sr_st_on_probe(struct sr_state *s, const struct sr_event *ev)
 {
 	switch (ev->type) {
 	case SR_EV_SELECT:
-		on_select(s, ev);
-		return on_select_exec(s, ev);
+		return on_select_exec(s, on_select(s, ev), ev);
 	case SR_EV_SELECT_RET:
 		return on_select_ret(s, ev);
 	case SR_EV_HLOAD:

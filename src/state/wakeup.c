@@ -98,7 +98,7 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 			enum sr_wake_kind kind, int prev, struct sr_brief **decp, unsigned int unknown)
 {
 	struct sr_task *waker = sr_st_waker(s, ev->common_pid, ev->cpu);
-	struct sr_task_view pv = sr_st_kernel_view(p);
+	struct sr_task_view pv;
 	struct sr_wake_ctx ctx = {
 		.now = s->now, .ts = ev->ts, .kind = kind, .this_cpu = ev->cpu, .prev_cpu = prev,
 		.sync = kind == SR_WAKE_TTWU ? SR_UNKNOWN : SR_NO, .p = &pv,
@@ -130,8 +130,7 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 		sr_st_task_pelt(s, waker, s->now);
 		ctx.curr = &waker->v;
 	}
-	if (waker == p)
-		pv = sr_st_kernel_view(p);	/* an exec: the task is current, now brought up to date */
+	pv = sr_st_kernel_view(p);	/* after the waker's update: an exec's task is the waker */
 	ctx.unknown = SR_DEP_IDLE_HINT | SR_DEP_SCAN_COST | unknown;
 	if (!sr_st_group_known(s, p) || (waker && waker->v.pid > 0 && !sr_st_group_known(s, waker)))
 		ctx.unknown |= SR_DEP_CGROUP;
