@@ -394,6 +394,7 @@ struct sr_task {
 	unsigned long sleep_load, sleep_util;
 	uint64_t sleep_ts;
 	bool sleep_known;
+	bool pelt_held;			/* migrated asleep: se.avg not aged until enqueued */
 	/* util_est (6.x): the estimate its dequeues left, and what it adds to its CPU now */
 	unsigned long ue_ewma, ue_last, ue_contrib;
 	/* the wakeup in flight (sched_waking seen, sched_wakeup not yet) */
@@ -458,6 +459,16 @@ struct sr_cpu_state {
 	uint64_t since;			/* time of the last accounting update */
 	uint64_t pelt_ts;
 	double load_avg, runnable_avg, util_avg;
+	/*
+	 * cfs_rq->avg as the kernel's last update_load_avg() on this CPU left
+	 * it (k_ts, 0: none yet): what cpu_load() and cpu_util() read.
+	 */
+	double k_load, k_runnable, k_util;
+	uint64_t k_ts;
+	uint64_t pelt_known_ts;		/* averages worth reading from then (warm-up) */
+	/* dead tasks' averages left for the next update (cfs_rq->removed) */
+	double removed_load, removed_util;
+	uint64_t removed_ts;
 	/* time accounting from the first switch on */
 	uint64_t idle_ns, busy_ns, unknown_ns;
 	double nr_running_ns;		/* ∫ nr_running dt over known time */
@@ -521,6 +532,8 @@ struct sr_state_cfg {
 	int nr_cgroup_weights;
 	bool has_select_probe;
 	bool delayed_dequeue;		/* the kernel has DELAY_DEQUEUE on (6.12+) */
+	bool migrate_pelt_lag;		/* migrate_se_pelt_lag() decays a sleeper moved off
+					 * an idle CPU to now (6.0+) */
 	/*
 	 * The trace has sched_waking but no sched_wakeup: a placed wakeup's CPU is
 	 * the sched_migrate_task its waker's CPU emits, else where it switches in.
@@ -556,8 +569,14 @@ struct sr_wakeup_counts {
 	uint64_t outside_actual[SR_O_NR];
 };
 
-/* |reconstructed - kernel| / kernel, bucketed: < 5, 10, 20, 30, 50 %, more. */
+/*
+ * |reconstructed - kernel| / max(kernel, SR_ERR_FLOOR), bucketed: < 5, 10,
+ * 20, 30, 50 %, more.  The floor keeps near-empty averages (an idle CPU's
+ * util of 3 read as 6) from counting as 100 % off: 64 is 1/16 of a nice-0
+ * task's full load, less than any comparison of the models turns on.
+ */
 #define SR_ERR_BUCKETS 6
+#define SR_ERR_FLOOR 64.0
 extern const unsigned int sr_err_bucket_pct[SR_ERR_BUCKETS - 1];
 
 /* What probes showed of the kernel's inputs, and how far the reconstruction was. */
@@ -571,6 +590,7 @@ struct sr_probe_stats {
 	uint64_t util_err[SR_ERR_BUCKETS];
 	uint64_t hload_err[SR_ERR_BUCKETS];	/* task_h_load() vs the root-group form */
 	uint64_t cpu_load_err[SR_ERR_BUCKETS];	/* cpu_load() of prev and this vs the state's */
+	uint64_t cpu_util_err[SR_ERR_BUCKETS];	/* prev's cfs_rq util_avg vs the state's */
 	uint64_t cpu_loads;		/* cpu_load() values recorded for placements */
 	uint64_t hloads;		/* task_h_load() values recorded during a placement */
 	uint64_t ret_moved;		/* srqf_ret named another CPU than the sched_wakeup */
@@ -609,6 +629,7 @@ struct sr_state {
 	uint64_t now;
 	uint64_t pid_reuse;		/* fork of a pid we already knew */
 	uint64_t nr_placed;		/* numbering of placed wakeups, forks and execs */
+	uint64_t next_blocked;		/* the next nohz blocked-load update of idle CPUs */
 	uint64_t rq_changed_ts;		/* the last change of any runqueue (exec.c) */
 };
 

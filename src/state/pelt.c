@@ -53,3 +53,123 @@ double sr_pelt_decay(uint64_t dt)
 			(32 + PELT_PERIOD_SHIFT));
 	return (double)d / (double)one;
 }
+
+/*
+ * The CPU's root cfs_rq averages.  The state keeps them continuous (c->load_avg
+ * ...), but cpu_load() and cpu_util() read cfs_rq->avg as the last
+ * update_load_avg() on that CPU left it: an enqueue, dequeue or switch there
+ * (c->k_*, at c->k_ts).  A busy CPU also updates at every tick
+ * (entity_tick()), which the trace does not show: past a tick, the read is
+ * the continuous value.
+ */
+#define NOHZ_BLOCKED_NS		32000000ULL	/* LOAD_AVG_PERIOD ms */
+
+static unsigned long round_pos(double v)
+{
+	return v > 0 ? (unsigned long)(v + 0.5) : 0;
+}
+
+static bool k_stale(const struct sr_state *s, int cpu, uint64_t now)
+{
+	const struct sr_cpu_state *c = &s->cpu[cpu];
+
+	if (!c->k_ts)
+		return true;
+	return s->rq[cpu].curr_pid && now - c->k_ts >= SR_NSEC_PER_SEC / (uint64_t)s->cfg.hz;
+}
+
+/* When @cpu's cfs_rq was last brought up to date (cfs_rq_last_update_time()). */
+uint64_t sr_st_cpu_k_time(const struct sr_state *s, int cpu)
+{
+	return k_stale(s, cpu, s->now) ? s->now : s->cpu[cpu].k_ts;
+}
+
+/* The averages decay to @now; the rq fields the models read follow. */
+void sr_st_cpu_pelt(struct sr_state *s, int cpu, uint64_t now)
+{
+	struct sr_cpu_state *c = &s->cpu[cpu];
+	struct sr_rq *rq = &s->rq[cpu];
+	double d;
+
+	if (c->pelt_ts && now > c->pelt_ts) {
+		/* a placement advances every CPU: most by the same step since the last one */
+		if (now - c->pelt_ts != s->decay_dt) {
+			s->decay_dt = now - c->pelt_ts;
+			s->decay_d = sr_pelt_decay(s->decay_dt);
+		}
+		d = s->decay_d;
+		c->load_avg = c->load_avg * d + (double)c->root_weight * (1.0 - d);
+		c->runnable_avg = c->runnable_avg * d + (double)rq->load_weight * (1.0 - d);
+		/* cfs_rq->curr: only a fair task running adds to the CPU's cfs util */
+		c->util_avg = c->util_avg * d + (rq->curr_pid && rq->curr_policy != SR_SCHED_RT ?
+						 (double)SR_CAPACITY_SCALE : 0.0) * (1.0 - d);
+		c->removed_load *= d;
+		c->removed_util *= d;
+	}
+	if (!c->pelt_ts || now > c->pelt_ts)
+		c->pelt_ts = now;
+	if (k_stale(s, cpu, now)) {
+		/* a tick has run since: it applied the removals too */
+		rq->load_avg = round_pos(c->load_avg - c->removed_load);
+		rq->runnable_load_avg = round_pos(c->runnable_avg);
+		rq->util_avg = round_pos(c->util_avg - c->removed_util);
+	} else {
+		rq->load_avg = round_pos(c->k_load);
+		rq->runnable_load_avg = round_pos(c->k_runnable);
+		rq->util_avg = round_pos(c->k_util);
+	}
+}
+
+/*
+ * task_dead_fair() -> remove_entity_load_avg(): a dead task's averages
+ * leave its CPU at that cfs_rq's next update, after the switch away from it.
+ */
+void sr_st_cpu_remove(struct sr_state *s, int cpu, double load, double util)
+{
+	struct sr_cpu_state *c = &s->cpu[cpu];
+
+	sr_st_cpu_pelt(s, cpu, s->now);
+	c->removed_load += load;
+	c->removed_util += util;
+	c->removed_ts = s->now;
+}
+
+/*
+ * An update_load_avg() of @cpu's cfs_rq (update_cfs_rq_load_avg() applies
+ * what was removed first): the kernel's reads take these values until the
+ * next one.  A migration away is not one: the state subtracts the task at
+ * once, the read sees it at the CPU's next update, as the kernel's does.
+ */
+void sr_st_cpu_kupdate(struct sr_state *s, int cpu)
+{
+	struct sr_cpu_state *c = &s->cpu[cpu];
+
+	c->k_ts = 0;
+	sr_st_cpu_pelt(s, cpu, s->now);
+	if (s->now > c->removed_ts) {
+		c->load_avg = c->load_avg > c->removed_load ? c->load_avg - c->removed_load : 0;
+		c->util_avg = c->util_avg > c->removed_util ? c->util_avg - c->removed_util : 0;
+		c->removed_load = c->removed_util = 0;
+	}
+	c->k_load = c->load_avg;
+	c->k_runnable = c->runnable_avg;
+	c->k_util = c->util_avg;
+	c->k_ts = s->now;
+	sr_st_cpu_pelt(s, cpu, s->now);
+}
+
+/*
+ * The idle CPUs' blocked averages are brought up to date by the nohz idle
+ * balancer at most every LOAD_AVG_PERIOD ms (nohz.next_blocked, commit
+ * f643ea220701 "sched/nohz: Stop NOHZ stats when decayed", 5.1); the trace
+ * does not show when, so the first event after that period stands for it.
+ */
+void sr_st_blocked_refresh(struct sr_state *s)
+{
+	if (s->now < s->next_blocked)
+		return;
+	for (int c = 0; c < s->cfg.nr_cpus; c++)
+		if (!s->rq[c].curr_pid && s->cpu[c].k_ts)
+			sr_st_cpu_kupdate(s, c);
+	s->next_blocked = s->now + NOHZ_BLOCKED_NS;
+}

@@ -20,7 +20,7 @@ const unsigned int sr_err_bucket_pct[SR_ERR_BUCKETS - 1] = { 5, 10, 20, 30, 50 }
 
 static void count_err(uint64_t *hist, double est, double truth)
 {
-	double base = truth > 1.0 ? truth : 1.0;
+	double base = truth > SR_ERR_FLOOR ? truth : SR_ERR_FLOOR;
 	double pct = (est > truth ? est - truth : truth - est) * 100.0 / base;
 	int b = 0;
 
@@ -54,6 +54,8 @@ static void calibrate(struct sr_state *s, struct sr_task *p, uint64_t load, uint
 		c->util_avg = c->util_avg + du > 0 ? c->util_avg + du : 0;
 		if (c->util_avg > (double)SR_CAPACITY_SCALE)
 			c->util_avg = (double)SR_CAPACITY_SCALE;
+		c->k_load = c->k_load + dl > 0 ? c->k_load + dl : 0;
+		c->k_util = c->k_util + du > 0 ? c->k_util + du : 0;
 		sr_st_cpu_advance(s, p->v.cpu, s->now);
 	}
 	p->load_frac = lf;
@@ -77,6 +79,15 @@ static void measure_cpu_load(struct sr_state *s, int cpu, uint64_t truth)
 	sr_st_cpu_advance(s, cpu, s->now);
 	s->probes.cpu_loads++;
 	count_err(s->probes.cpu_load_err, (double)s->rq[cpu].load_avg, (double)truth);
+}
+
+/* prev's cfs_rq util_avg (cpu_util() before util_est) against the state's. */
+static void measure_cpu_util(struct sr_state *s, int cpu, uint64_t truth)
+{
+	if (truth == UINT64_MAX || !sr_st_cpu_ok(s, cpu) || s->nr_groups)
+		return;
+	sr_st_cpu_advance(s, cpu, s->now);
+	count_err(s->probes.cpu_util_err, (double)s->rq[cpu].util_avg, (double)truth);
 }
 
 /* thl of current (the sync test): it also read this CPU's cpu_load(). */
@@ -107,13 +118,13 @@ void sr_st_probe_cpu_loads(struct sr_state *s, struct sr_task *p, int this_cpu)
 		c->load_avg = (double)p->probe.prev_load;
 		if (p->probe.prev_util != UINT64_MAX)
 			c->util_avg = (double)p->probe.prev_util;
-		sr_st_cpu_advance(s, p->v.cpu, s->now);
+		sr_st_cpu_kupdate(s, p->v.cpu);
 	}
 	if (sr_st_cpu_ok(s, this_cpu) && s->cpu[this_cpu].probe_load != UINT64_MAX) {
 		c = &s->cpu[this_cpu];
 		c->load_avg = (double)c->probe_load;
 		c->probe_load = UINT64_MAX;
-		sr_st_cpu_advance(s, this_cpu, s->now);
+		sr_st_cpu_kupdate(s, this_cpu);
 	}
 }
 
@@ -149,6 +160,7 @@ static struct sr_task *on_select(struct sr_state *s, const struct sr_event *ev)
 		.prev_load = ev->cpu_load, .prev_util = ev->cpu_util, .ret_cpu = -1,
 	};
 	measure_cpu_load(s, p->v.cpu, ev->cpu_load);
+	measure_cpu_util(s, p->v.cpu, ev->cpu_util);
 	if (!s->cfg.probes_measure_only && ev->load_avg != UINT64_MAX && ev->util_avg != UINT64_MAX &&
 	    !(ev->wake_flags & s->cfg.wf_fork))
 		calibrate(s, p, ev->load_avg, ev->util_avg);
@@ -164,12 +176,15 @@ static int on_select_exec(struct sr_state *s, struct sr_task *p, const struct sr
 	return sr_st_exec_select(s, p, ev);
 }
 
-/* task_h_load() in the root-group form, what models derive without a probe. */
+/*
+ * task_h_load() in the root-group form, what models derive without a probe:
+ * from the task's se.avg as the kernel holds it (a sleeper's last dequeue).
+ */
 static double h_load_root(const struct sr_state *s, const struct sr_task *t)
 {
 	double l = sr_st_cpu_ok(s, t->v.cpu) ? (double)s->rq[t->v.cpu].load_avg : 0;
 
-	return (double)t->v.load_avg * l / (l + 1.0);
+	return (double)sr_st_kernel_view(t).load_avg * l / (l + 1.0);
 }
 
 /* thl_ret: the task_h_load() value of the thl just before on this CPU. */

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include "state-priv.h"
 
-#define PELT_WARM_NS		362000000ULL	/* LOAD_AVG_MAX_N = 345 periods */
 
 /* Advance the task's PELT fractions to @now under its current state. */
 void sr_st_task_pelt(struct sr_state *s, struct sr_task *t, uint64_t now)
@@ -17,6 +16,10 @@ void sr_st_task_pelt(struct sr_state *s, struct sr_task *t, uint64_t now)
 
 	if (now <= t->pelt_ts)
 		return;
+	if (t->pelt_held) {
+		t->pelt_ts = now;
+		return;
+	}
 	d = sr_pelt_decay(now - t->pelt_ts);
 	runnable = t->state == SR_T_RUNNING || t->state == SR_T_QUEUED;
 	running = t->state == SR_T_RUNNING;
@@ -25,7 +28,7 @@ void sr_st_task_pelt(struct sr_state *s, struct sr_task *t, uint64_t now)
 	t->pelt_ts = now;
 	t->v.load_avg = (unsigned long)(t->load_frac * (double)t->v.weight + 0.5);
 	t->v.util_avg = (unsigned long)(t->util_frac * (double)SR_CAPACITY_SCALE + 0.5);
-	t->v.pelt_warm = t->forked || now - t->first_seen >= PELT_WARM_NS;
+	t->v.pelt_warm = t->forked || now - t->first_seen >= SR_PELT_WARM_NS;
 }
 
 /*
@@ -49,7 +52,6 @@ void sr_st_cpu_advance(struct sr_state *s, int cpu, uint64_t now)
 {
 	struct sr_cpu_state *c = &s->cpu[cpu];
 	struct sr_rq *rq = &s->rq[cpu];
-	double d;
 
 	if (c->since && now > c->since) {
 		uint64_t dt = now - c->since;
@@ -65,22 +67,7 @@ void sr_st_cpu_advance(struct sr_state *s, int cpu, uint64_t now)
 	}
 	if (!c->since || now > c->since)
 		c->since = now;
-	if (c->pelt_ts && now > c->pelt_ts) {
-		/* a placement advances every CPU: most by the same step since the last one */
-		if (now - c->pelt_ts != s->decay_dt) {
-			s->decay_dt = now - c->pelt_ts;
-			s->decay_d = sr_pelt_decay(s->decay_dt);
-		}
-		d = s->decay_d;
-		c->load_avg = c->load_avg * d + (double)c->root_weight * (1.0 - d);
-		c->runnable_avg = c->runnable_avg * d + (double)rq->load_weight * (1.0 - d);
-		c->util_avg = c->util_avg * d + (rq->curr_pid ? (double)SR_CAPACITY_SCALE : 0.0) * (1.0 - d);
-	}
-	if (!c->pelt_ts || now > c->pelt_ts)
-		c->pelt_ts = now;
-	rq->load_avg = c->load_avg > 0 ? (unsigned long)(c->load_avg + 0.5) : 0;
-	rq->runnable_load_avg = c->runnable_avg > 0 ? (unsigned long)(c->runnable_avg + 0.5) : 0;
-	rq->util_avg = (unsigned long)(c->util_avg + 0.5);
+	sr_st_cpu_pelt(s, cpu, now);
 }
 
 /*
@@ -199,11 +186,55 @@ static void pelt_leave(struct sr_state *s, struct sr_task *t, int from)
 	}
 }
 
+/*
+ * A dead task's averages leave its CPU (task_dead_fair() ->
+ * remove_entity_load_avg()) at that CPU's next update: the switch away
+ * from it has run its newidle balance already.  A grouped task leaves its
+ * group's sums at once (the group entity's own PELT is not followed).
+ */
+static void pelt_dead(struct sr_state *s, struct sr_task *t, int cpu)
+{
+	if (!sr_st_cpu_ok(s, cpu))
+		return;
+	if (t->grp) {
+		pelt_leave(s, t, cpu);
+		return;
+	}
+	sr_st_cpu_remove(s, cpu, (double)t->v.load_avg, (double)t->v.util_avg);
+}
+
+/*
+ * A sleeping task moved by its wakeup: migrate_task_rq_fair() syncs its
+ * se.avg to the old cfs_rq's last update (sync_entity_load_avg()), not to
+ * now — but from 6.0 on, off an idle CPU, migrate_se_pelt_lag() estimates
+ * the time since and decays it to now — and enqueue_entity() attaches that
+ * average to the new cfs_rq.
+ */
+static void pelt_sync_to_old(struct sr_state *s, struct sr_task *t, int from)
+{
+	uint64_t at;
+	double d;
+
+	if (t->state != SR_T_SLEEPING || !t->sleep_known || !sr_st_cpu_ok(s, from) ||
+	    !t->v.weight)
+		return;
+	at = s->cfg.migrate_pelt_lag && !s->rq[from].curr_pid ? s->now : sr_st_cpu_k_time(s, from);
+	at = at > t->sleep_ts ? at : t->sleep_ts;
+	d = at > t->sleep_ts ? sr_pelt_decay(at - t->sleep_ts) : 1.0;
+	t->load_frac = (double)t->sleep_load / (double)t->v.weight * d;
+	t->util_frac = (double)t->sleep_util / (double)SR_CAPACITY_SCALE * d;
+	t->v.load_avg = (unsigned long)(t->load_frac * (double)t->v.weight + 0.5);
+	t->v.util_avg = (unsigned long)(t->util_frac * (double)SR_CAPACITY_SCALE + 0.5);
+	/* last_update_time is 0 until enqueue_entity() attaches it: no aging */
+	t->pelt_held = true;
+}
+
 static void pelt_move(struct sr_state *s, struct sr_task *t, int from, int to)
 {
 	if (from == to)
 		return;
 	pelt_leave(s, t, from);
+	pelt_sync_to_old(s, t, from);
 	sr_st_blocked_load(s, t, to, +1);
 	if (sr_st_cpu_ok(s, to)) {
 		struct sr_cpu_state *c = &s->cpu[to];
@@ -222,13 +253,8 @@ void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state s
 		sr_st_rq_account(s, t, t->v.cpu, -1);
 	if (cpu >= 0 && cpu != t->v.cpu && t->state != SR_T_DEAD)
 		pelt_move(s, t, t->v.cpu, cpu);
-	/*
-	 * A dead task's average leaves its CPU (task_dead_fair() ->
-	 * remove_entity_load_avg()); the CPU going idle right after applies it
-	 * (sched_balance_newidle() -> update_blocked_averages()).
-	 */
 	if (st == SR_T_DEAD && t->state != SR_T_DEAD)
-		pelt_leave(s, t, cpu >= 0 ? cpu : t->v.cpu);
+		pelt_dead(s, t, cpu >= 0 ? cpu : t->v.cpu);
 	if (st == SR_T_SLEEPING && sr_st_on_rq(t->state)) {
 		util_est_update(t);
 		t->sleep_load = t->v.load_avg;
@@ -237,11 +263,16 @@ void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state s
 		t->sleep_known = true;
 	}
 	t->state = st;
+	if (st != SR_T_SLEEPING)
+		t->pelt_held = false;
 	if (cpu >= 0)
 		t->v.cpu = cpu;
 	t->v.on_cpu = st == SR_T_RUNNING;
 	if (sr_st_on_rq(st))
 		sr_st_rq_account(s, t, t->v.cpu, +1);
+	/* task_dead_fair() only queues the removal for that CPU's next update */
+	if (sr_st_cpu_ok(s, t->v.cpu) && st != SR_T_DEAD)
+		sr_st_cpu_kupdate(s, t->v.cpu);
 }
 
 /* A prio change while queued must move the task's weight in the rq sums too. */

@@ -11,6 +11,7 @@
  * model's this/prev ratio only outside about +-30 % (tests/fidelity.py).
  */
 #define SR_LOAD_ERROR_PCT	30
+#define SR_PELT_WARM_NS		362000000ULL	/* LOAD_AVG_MAX_N = 345 periods */
 
 #define AVG_IDLE_MAX_NS		1000000ULL	/* 2 * max_idle_balance_cost default */
 
@@ -161,6 +162,11 @@ int sr_st_infer_before(struct sr_state *s, const struct sr_event *ev);
 int sr_st_infer_after(struct sr_state *s, const struct sr_event *ev);
 
 /* switch.c */
+void sr_st_cpu_pelt(struct sr_state *s, int cpu, uint64_t now);
+uint64_t sr_st_cpu_k_time(const struct sr_state *s, int cpu);
+void sr_st_cpu_kupdate(struct sr_state *s, int cpu);
+void sr_st_cpu_remove(struct sr_state *s, int cpu, double load, double util);
+void sr_st_blocked_refresh(struct sr_state *s);
 void sr_st_delayed_mark(struct sr_state *s, struct sr_task *t, int cpu);
 void sr_st_delayed_clear(struct sr_state *s, struct sr_task *t);
 int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev);

@@ -190,9 +190,15 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 	ret = sr_st_infer_before(s, ev);
 	if (ret)
 		return ret;
+	sr_st_blocked_refresh(s);
 	switch (ev->type) {
 	case SR_EV_SWITCH:
-		return sr_st_on_switch(s, ev);
+		ret = sr_st_on_switch(s, ev);
+		sr_st_cpu_kupdate(s, ev->cpu);	/* dequeue, put_prev/set_next_entity() */
+		return ret;
+	case SR_EV_STAT_RUNTIME:
+		sr_st_cpu_kupdate(s, ev->cpu);	/* update_curr(): a tick, mostly */
+		return 0;
 	case SR_EV_WAKING:
 		ret = sr_st_on_waking(s, ev);
 		return ret ? ret : sr_st_infer_after(s, ev);
@@ -275,6 +281,8 @@ int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg)
 		s->rq[c].capacity = SR_CAPACITY_SCALE;
 		s->rq[c].avg_idle = AVG_IDLE_MAX_NS;
 		s->rq[c].uncertain = curr < 0;	/* else until its first sched_switch */
+		/* idle at the start: its averages near 0; busy: unknown for a warm-up */
+		s->cpu[c].pelt_known_ts = curr == 0 ? cfg->start : cfg->start + SR_PELT_WARM_NS;
 		if (curr < 0)
 			continue;
 		/* Known from its first record on: the task itself stays unknown until it switches. */

@@ -357,6 +357,30 @@ static int emit_fork(struct sr_state *s, struct sr_task *p, const struct sr_even
 	return s->cfg.hooks.wakeup(s->cfg.hooks.data, &w);
 }
 
+/*
+ * post_init_entity_util_avg() (fair.c, the same in 6.1 and 6.12): a new
+ * task's util is its share by weight of the chosen CPU's cfs util, capped
+ * at half the spare capacity (all of that cap when the CPU's util is 0).
+ */
+static void post_init_util(struct sr_state *s, struct sr_task *p, int cpu)
+{
+	const struct sr_rq *rq;
+	double cap, util;
+
+	if (!sr_st_cpu_ok(s, cpu) || p->v.policy == SR_SCHED_RT)
+		return;
+	/* a CPU busy when the trace began: its averages, so the child's, unknown */
+	if (s->now < s->cpu[cpu].pelt_known_ts)
+		return;
+	sr_st_cpu_advance(s, cpu, s->now);
+	rq = &s->rq[cpu];
+	cap = rq->util_avg < SR_CAPACITY_SCALE ? (double)(SR_CAPACITY_SCALE - rq->util_avg) / 2 : 0;
+	util = rq->util_avg ? (double)rq->util_avg * (double)p->v.weight /
+			      (double)(rq->load_avg + 1) : cap;
+	p->util_frac = (util < cap ? util : cap) / (double)SR_CAPACITY_SCALE;
+	p->v.util_avg = (unsigned long)(p->util_frac * (double)SR_CAPACITY_SCALE + 0.5);
+}
+
 int sr_st_on_wakeup_new(struct sr_state *s, const struct sr_event *ev)
 {
 	struct sr_task *p = sr_st_task_get(s, ev->pid);
@@ -368,8 +392,10 @@ int sr_st_on_wakeup_new(struct sr_state *s, const struct sr_event *ev)
 	sr_st_set_comm(s, p, ev->comm);
 	sr_st_task_set_prio(s, p, ev->prio);
 	/* init_entity_runnable_average(): a new task starts at full load. */
-	if (p->forked)
+	if (p->forked) {
 		p->load_frac = 1.0;
+		post_init_util(s, p, ev->target_cpu);
+	}
 	/* wake_up_new_task(): recent_used_cpu is the CPU sched_fork() put it on */
 	p->v.recent_used_cpu = ev->cpu;
 	ret = emit_fork(s, p, ev);

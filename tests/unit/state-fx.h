@@ -50,6 +50,7 @@ static inline struct fx *fx_new_cfg(const struct sr_state_cfg *extra)
 		cfg.has_select_probe = extra->has_select_probe;
 		cfg.probes_measure_only = extra->probes_measure_only;
 		cfg.delayed_dequeue = extra->delayed_dequeue;
+		cfg.migrate_pelt_lag = extra->migrate_pelt_lag;
 		cfg.wf_sync = extra->wf_sync;
 		cfg.wf_fork = extra->wf_fork;
 		cfg.wf_ttwu = extra->wf_ttwu;

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The CPUs' PELT averages as the kernel's placement code reads them, fed
+ * through sr_state_event() as a trace would: cfs_rq->avg frozen at its last
+ * update_load_avg(), a dead task's averages leaving at the CPU's next update,
+ * a sleeper migrated by its wakeup attached as synced to its old CPU (or,
+ * 6.0+, decayed to now off an idle one), and a new task's util from
+ * post_init_entity_util_avg().
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include "state-fx.h"
+
+#define MS 1000000ULL
+
+/* The rq fields the models read, as of the state's now. */
+static unsigned long load_read(struct fx *f, int cpu)
+{
+	sr_st_cpu_advance(&f->s, cpu, f->s.now);
+	return f->s.rq[cpu].load_avg;
+}
+
+static unsigned long util_read(struct fx *f, int cpu)
+{
+	sr_st_cpu_advance(&f->s, cpu, f->s.now);
+	return f->s.rq[cpu].util_avg;
+}
+
+/* An event on CPU 3 only moves the state's clock (CPU 3 stays idle). */
+static void tick_elsewhere(struct fx *f, uint64_t ts)
+{
+	sw(f, ts, 3, 0, "swapper/3", 0, "swapper/3");
+}
+
+/* Task 100 runs 400 ms on CPU 0, then sleeps: CPU 0 idle from 401 ms. */
+static void run_then_sleep(struct fx *f)
+{
+	sw(f, 1 * MS, 0, 0, "swapper/0", 100, "t100");
+	sw(f, 401 * MS, 0, 100, "t100", 0, "swapper/0");
+}
+
+static void test_idle_cpu_read_frozen(void **state)
+{
+	struct fx *f = fx_new();
+	unsigned long at_idle, later;
+
+	(void)state;
+	run_then_sleep(f);
+	at_idle = load_read(f, 0);
+	assert_true(at_idle > 1000);		/* 400 ms at weight 1024 */
+	/* 20 ms later nothing updated CPU 0's cfs_rq: cpu_load() reads the same */
+	tick_elsewhere(f, 421 * MS);
+	later = load_read(f, 0);
+	assert_int_equal(later, at_idle);
+	assert_true(f->s.cpu[0].load_avg < 0.7 * (double)at_idle);	/* it did decay */
+	/* past LOAD_AVG_PERIOD ms the nohz balancer brought the blocked load down */
+	tick_elsewhere(f, 440 * MS);
+	assert_true(load_read(f, 0) < 0.6 * (double)at_idle);
+	fx_free(f);
+}
+
+static void test_busy_cpu_past_a_tick(void **state)
+{
+	struct fx *f = fx_new();
+	unsigned long util;
+
+	(void)state;
+	sw(f, 1 * MS, 0, 0, "swapper/0", 100, "t100");
+	tick_elsewhere(f, 2 * MS);
+	/* within the tick (4 ms at HZ=250) of its switch: the switch's value */
+	assert_int_equal(util_read(f, 0), 0);
+	tick_elsewhere(f, 30 * MS);
+	util = util_read(f, 0);
+	/* a tick ran since: the running task's util is read as accrued */
+	assert_true(util > 400 && util < 600);
+	fx_free(f);
+}
+
+static void test_dead_task_leaves_at_next_update(void **state)
+{
+	struct fx *f = fx_new();
+	struct sr_event e = { .type = SR_EV_SWITCH, .ts = 401 * MS, .cpu = 0, .pid = 100,
+			      .prio = 120, .prev_state = SR_PS_DEAD, .next_pid = 0,
+			      .next_prio = 120 };
+	unsigned long before;
+
+	(void)state;
+	sw(f, 1 * MS, 0, 0, "swapper/0", 100, "t100");
+	ev(f, e);
+	before = load_read(f, 0);
+	assert_true(before > 1000);		/* task_dead_fair() only queued the removal */
+	/* the next update of CPU 0 applies it: a task woken there */
+	waking(f, 402 * MS, 1, 200, "t200", 0, 0, true);
+	wakeup(f, 402 * MS + 10, 0, 200, 0);
+	assert_true(load_read(f, 0) < 50);
+	fx_free(f);
+}
+
+static void test_migrated_sleeper_synced_to_old_cpu(void **state)
+{
+	struct fx *f = fx_new();
+	struct sr_task *t;
+	unsigned long slept;
+
+	(void)state;
+	run_then_sleep(f);
+	t = sr_state_task(&f->s, 100);
+	slept = t->sleep_load;
+	assert_true(slept > 1000);
+	/* woken 30 ms later from CPU 2 onto CPU 2 through its wakelist, 10 ms in flight */
+	sw(f, 420 * MS, 2, 0, "swapper/2", 300, "t300");
+	waking(f, 431 * MS, 2, 100, "t100", 0, 300, false);
+	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 431 * MS + 10, .cpu = 2, .pid = 100,
+				 .prio = 120, .orig_cpu = 0, .dest_cpu = 2, .common_pid = -1 });
+	/* CPU 0 idle since 401 ms: its cfs_rq's last update, so no decay */
+	assert_true(t->v.load_avg >= slept - 1 && t->v.load_avg <= slept + 1);
+	wakeup(f, 441 * MS, 2, 100, 2);
+	/* not aged in flight either: last_update_time is 0 until the enqueue */
+	assert_true(t->v.load_avg >= slept - 1 && t->v.load_avg <= slept + 1);
+	fx_free(f);
+}
+
+/* 6.0+: off an idle CPU, migrate_se_pelt_lag() decays the sleeper to now. */
+static void test_migrated_off_idle_cpu_decays(void **state)
+{
+	struct sr_state_cfg extra = { .migrate_pelt_lag = true };
+	struct fx *f = fx_new_cfg(&extra);
+	struct sr_task *t;
+	unsigned long slept, moved;
+
+	(void)state;
+	run_then_sleep(f);
+	t = sr_state_task(&f->s, 100);
+	slept = t->sleep_load;
+	sw(f, 420 * MS, 2, 0, "swapper/2", 300, "t300");
+	waking(f, 401 * MS + 33554432, 2, 100, "t100", 0, 300, false);
+	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 401 * MS + 33554432, .cpu = 2, .pid = 100,
+				 .prio = 120, .orig_cpu = 0, .dest_cpu = 2, .common_pid = -1 });
+	/* 32 PELT periods asleep: one halving */
+	moved = t->v.load_avg;
+	assert_true(moved >= slept / 2 - 2 && moved <= slept / 2 + 2);
+	wakeup(f, 445 * MS, 2, 100, 2);
+	assert_int_equal(t->v.load_avg, moved);
+	fx_free(f);
+}
+
+static void fork_child(struct fx *f, uint64_t ts, int parent, int child, int target)
+{
+	ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = ts, .cpu = 0, .pid = parent,
+				 .child_pid = child, .common_pid = -1 });
+	ev(f, (struct sr_event){ .type = SR_EV_WAKEUP_NEW, .ts = ts + 10, .cpu = 0, .pid = child,
+				 .prio = 120, .target_cpu = target, .common_pid = -1 });
+}
+
+static void test_new_task_util(void **state)
+{
+	struct fx *f = fx_new();
+	unsigned long u, l, share, cap;
+
+	(void)state;
+	/* these CPUs' starts are unknown: within the warm-up a child gets no util */
+	sw(f, 1 * MS, 1, 0, "swapper/1", 50, "parent");
+	fork_child(f, 2 * MS, 50, 101, 1);
+	assert_int_equal(sr_state_task(&f->s, 101)->v.util_avg, 0);
+	sw(f, 380 * MS, 0, 0, "swapper/0", 60, "parent2");
+	/* past it: CPU 2's util is known 0, so the cap, half the spare capacity */
+	fork_child(f, 400 * MS, 50, 102, 2);
+	assert_int_equal(sr_state_task(&f->s, 102)->v.util_avg, 512);
+	assert_int_equal(sr_state_task(&f->s, 102)->v.load_avg, 1024);
+	/* CPU 0 has run a task for 21 ms: the child's share by weight, capped */
+	tick_elsewhere(f, 401 * MS);
+	u = util_read(f, 0);
+	l = load_read(f, 0);
+	assert_true(u > 300 && u < 450);
+	share = u * 1024 / (l + 1);
+	cap = (1024 - u) / 2;
+	fork_child(f, 401 * MS, 60, 103, 0);
+	assert_int_equal(sr_state_task(&f->s, 103)->v.util_avg, share < cap ? share : cap);
+	fx_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_idle_cpu_read_frozen),
+		cmocka_unit_test(test_busy_cpu_past_a_tick),
+		cmocka_unit_test(test_dead_task_leaves_at_next_update),
+		cmocka_unit_test(test_migrated_sleeper_synced_to_old_cpu),
+		cmocka_unit_test(test_migrated_off_idle_cpu_decays),
+		cmocka_unit_test(test_new_task_util),
+	};
+
+	return cmocka_run_group_tests_name("pelt", tests, NULL, NULL);
+}
