@@ -120,6 +120,7 @@ struct sr_decision {
 	bool determined;		/* depends == 0 */
 	/* wake_wide()'s answer, and whether the flips' bounds allow the other one */
 	bool wide, wide_uncertain;
+	int wide_alt_cpu;		/* choice with the other wake_wide() answer, or -1 */
 	struct sr_sis_fx fx, alt_fx;	/* hints left under cpu's and alt_cpu's sync value */
 	struct sr_trail trail;
 };

@@ -247,6 +247,8 @@ struct sr_wake_ctx {
  */
 int sr_record_wakee(struct sr_task_view *waker, struct sr_task_view *wakee, uint64_t jiffies,
 		    unsigned int hz, int llc_size);
+/* The kernel's choices suggest @t's count is at least @n: raise the estimate (within the bounds). */
+void sr_flips_at_least(struct sr_task_view *t, unsigned int n);
 
 /*
  * Mel Gorman's "sched/fair: Couple wakee flips with heavy wakers" (Oct
@@ -330,6 +332,9 @@ struct sr_ref {
 					 * past the target and prev tests (5.15+) */
 	int16_t no_scan_cpu[2];		/* the answer a SIS_UTIL budget of 0 gives, if other */
 	int16_t scan_llc[2];		/* the LLC (llc_id) whose budget that is, -1 none */
+	int16_t wide_alt_cpu;		/* the answer had wake_wide() been true, if other
+					 * (its flips' bounds allow it), else -1 */
+	uint16_t wide_factor;		/* wake_wide()'s factor: sd_llc_size of this CPU */
 };
 
 /* How each WF_SYNC value fared on a waker's earlier wakeups (decaying counts). */
@@ -379,6 +384,8 @@ struct sr_task {
 	int delayed_cpu;		/* counted in that CPU's maybe_delayed, else -1 */
 	uint32_t delayed_gen;		/* ... while its idle_gen was this */
 	struct sr_sync_evidence sync;	/* as a waker */
+	/* its wakeups where only [0] the "not wide" / [1] the wide answer was the kernel's */
+	uint16_t wide_wins[2];
 	struct sr_group *grp;		/* its task group (v.tg is &grp->tg), NULL: root */
 	bool grp_known;			/* set by an event or inherited, not assumed */
 	enum sr_task_state state;

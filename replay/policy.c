@@ -58,6 +58,7 @@ static void decision_reset(struct sr_decision *d, bool quiet)
 	d->depends = 0;
 	d->determined = false;
 	d->wide = d->wide_uncertain = false;
+	d->wide_alt_cpu = -1;
 	d->fx = (struct sr_sis_fx){ .target = -1, .recent_used_cpu = -1, .cpu_no_scan = -1 };
 	d->alt_fx = d->fx;
 	d->trail.n = 0;
@@ -88,7 +89,8 @@ static int not_fair(struct sr_decision *d, bool quiet)
 /*
  * wake_wide() read counters the trace does not pin (inherited from before
  * it, or a decay a tick from ours): replay with the other answer under the
- * primary sync value; the input matters only if the CPU changes.
+ * primary sync value; the input matters if the CPU changes, and that
+ * answer's own unknowns always.
  */
 static int wide_what_if(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 			struct sr_decision *d)
@@ -102,9 +104,15 @@ static int wide_what_if(const struct sr_policy *pol, const struct sr_wake_ctx *c
 	c.force_wide = d->wide ? -1 : 1;
 	ret = decide_once(pol, &c, ctx->sync != SR_UNKNOWN ? ctx->sync :
 			  d->sync_assumed ? SR_YES : SR_NO, &alt, true);
-	if (!ret && alt.cpu != d->cpu)
+	if (ret)
+		return ret;
+	/* the other road may reach the same CPU only for some values of its own unknowns */
+	d->depends |= alt.depends;
+	if (alt.cpu != d->cpu) {
 		d->depends |= SR_DEP_WAKEE_FLIPS;
-	return ret;
+		d->wide_alt_cpu = alt.cpu;
+	}
+	return 0;
 }
 
 static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,

@@ -69,6 +69,9 @@ static void fill_ref(const struct sr_run *r, const struct sr_wake_ctx *ctx,
 					     r->topo.cpu[fx[i]->target].llc_id : -1);
 	}
 	ref->stores_prev = r->ref.knobs.kver >= SR_KV(5, 15);
+	/* a "not wide" answer whose flips allowed the other: the kernel's choice tells (hints.c) */
+	ref->wide_alt_cpu = (int16_t)(!d->wide ? d->wide_alt_cpu : -1);
+	ref->wide_factor = (uint16_t)sr_llc_size(&r->topo, ctx->this_cpu);
 }
 
 /* --time, --pid, --comm, --cpu: whether the analyses see this placement. */

@@ -374,6 +374,50 @@ static void follow_scan(struct sr_state *s, const struct sr_ref *r, int cpu, boo
 }
 
 /*
+ * The answer had wake_wide() been true was the kernel's: the flips the trace
+ * cannot pin (inherited from before it) were high enough that
+ * !(slave < factor || master < slave * factor), so both counts were at
+ * least the factor.  Raising the estimates the primary answer reads keeps
+ * the next decisions of both tasks consistent with it.
+ */
+static void learn_wide(struct sr_task *p, struct sr_task *waker, unsigned int factor)
+{
+	/* bounds that exclude it: the miss had another cause */
+	if (p->v.wakee_flips_max < factor || waker->v.wakee_flips_max < factor)
+		return;
+	sr_flips_at_least(&p->v, factor);
+	sr_flips_at_least(&waker->v, factor);
+}
+
+/*
+ * A wakeup whose flips allowed wake_wide() either way (the primary answer
+ * "not wide"): count which answer alone was the kernel's.  One such wakeup
+ * can be explained by another input (a load comparison inside the
+ * estimate's error): the bounds move only when the wide answer has won
+ * twice more than the other for this wakee.
+ */
+static void weigh_wide(struct sr_task *p, struct sr_task *waker, const struct sr_ref *r, int cpu,
+		       bool narrow_matched)
+{
+	uint16_t *w = p->wide_wins;
+
+	if (!waker || waker->v.pid <= 0)
+		return;
+	if (narrow_matched && r->wide_alt_cpu != cpu)
+		w[0]++;
+	else if (!narrow_matched && r->wide_alt_cpu == cpu)
+		w[1]++;
+	else
+		return;
+	if (w[0] + w[1] > 16) {
+		w[0] >>= 1;
+		w[1] >>= 1;
+	}
+	if (w[1] >= w[0] + 2)
+		learn_wide(p, waker, r->wide_factor);
+}
+
+/*
  * The kernel chose @cpu for @p's wakeup.  Of the reference's two answers,
  * the one that matched tells which WF_SYNC value the wakeup carried and
  * which hints select_idle_sibling() left.  When neither matched, only what
@@ -394,6 +438,8 @@ void sr_st_follow_ref(struct sr_state *s, struct sr_task *p, struct sr_task *wak
 	if (m0 != m1)
 		sr_st_sync_learn(s, waker, m1);
 	follow_scan(s, r, cpu, m0, m1);
+	if (r->wide_factor && r->wide_alt_cpu >= 0)
+		weigh_wide(p, waker, r, cpu, m0 || m1);
 	if (!m0 && !m1) {
 		/* prev: the target or prev test returned it, nothing was stored */
 		if (cpu != prev)

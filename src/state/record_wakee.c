@@ -102,3 +102,16 @@ int sr_record_wakee_heavy(struct sr_task_view *waker, struct sr_task_view *wakee
 	return 0;
 }
 
+
+/*
+ * What the kernel's choices suggest: the count is at least @n now.  Only
+ * the estimate moves: the bounds stay what the trace showed, so a decision
+ * that turns on the difference still depends on wakee_flips.
+ */
+void sr_flips_at_least(struct sr_task_view *t, unsigned int n)
+{
+	if (t->wakee_flips_max < n)
+		return;
+	if (t->wakee_flips < n)
+		t->wakee_flips = n;
+}

@@ -154,6 +154,47 @@ static void test_reference_missed(void **state)
 	fx_free(f);
 }
 
+/*
+ * The flips allowed wake_wide() either way and the kernel followed only the
+ * wide answer: twice more than the other, and both counts are estimated at
+ * least the factor from then on (their bounds unchanged).
+ */
+static void test_wide_evidence(void **state)
+{
+	struct fx *f = fx_new();
+	struct sr_task *p, *w;
+
+	sw(f, 1000, 0, 0, "", 100, "waker");
+	sw(f, 1000, 2, 0, "", 101, "wakee");
+	sw(f, 2000, 2, 101, "wakee", 0, "");
+	p = sr_state_task(&f->s, 101);
+	w = sr_state_task(&f->s, 100);
+	f->next_ref = (struct sr_ref){ .valid = true, .cpu = { 0, 0 },
+		.recent_used_cpu = { -1, -1 }, .cleared_idle_cores = { -1, -1 },
+		.wide_alt_cpu = 2, .wide_factor = 4 };
+	for (int i = 0; i < 3; i++) {
+		uint64_t t = 3000 + 1000 * (uint64_t)i;
+
+		waking(f, t, 0, 101, "wakee", 2, 100, false);
+		/* the first time the narrow answer, then the wide one, twice */
+		wakeup(f, t + 100, 0, 101, i ? 2 : 0);
+		sw(f, t + 200, i ? 2 : 0, 0, "", 101, "wakee");
+		sw(f, t + 300, i ? 2 : 0, 101, "wakee", 0, "");
+		if (!i)
+			sw(f, t + 300, 0, 0, "", 100, "waker");
+	}
+	assert_int_equal(p->wide_wins[0], 1);
+	assert_int_equal(p->wide_wins[1], 2);
+	assert_true(p->v.wakee_flips < 4);		/* 2 is not 1 + 2 yet */
+	waking(f, 6000, 0, 101, "wakee", 2, 100, false);
+	wakeup(f, 6100, 0, 101, 2);
+	assert_int_equal(p->wide_wins[1], 3);
+	/* the estimates the answer reads, not the bounds: still a dependency */
+	assert_true(p->v.wakee_flips >= 4 && w->v.wakee_flips >= 4);
+	assert_true(p->v.wakee_flips_min < 4);
+	fx_free(f);
+}
+
 /* An interrupt on an idle CPU: the idle task is current, and keeps wakee flips. */
 static void test_idle_waker(void **state)
 {
@@ -285,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_reference_missed),
 		cmocka_unit_test(test_idle_waker),
 		cmocka_unit_test(test_flips_bounds),
+		cmocka_unit_test(test_wide_evidence),
 		cmocka_unit_test(test_fork_inherits),
 		cmocka_unit_test(test_nr_idle_scan),
 	};
