@@ -52,7 +52,7 @@ for pid, lst in got.items():
         if pol["determined"]:
             det += 1
             det_ok += pol["cpu"] == kernel
-if n < 240 or det < 20 or det_ok < 0.95 * det:
+if n < 240 or det < 15 or det_ok < 0.95 * det:
     errs.append("plain: %d execs matched, %d determined, %d of those right" % (n, det, det_ok))
 od = own["divergence"]["policies"][0]["exec"]["determined"]
 pe = plain["wakeups"]["exec"]

@@ -6,11 +6,14 @@
 #include "state.h"
 
 /*
- * How far a reconstructed PELT comparison may be from the kernel's: on the
- * QEMU fixtures the kernel's wake_affine_weight() choice follows the
- * model's this/prev ratio only outside about +-30 % (tests/fidelity.py).
+ * How far a reconstructed PELT comparison may be from the kernel's.  The
+ * probe traces put up to one cpu_load() read in three 10 % or more off and
+ * one in twenty-five 50 % off (probes.cpu_load_error), and a comparison
+ * adds four such values: at +-30 % the decisions labelled determined were
+ * 1.1 % (6.1) and 0.7 % (6.12) wrong on the QEMU fixtures, at +-50 % 0.4 %
+ * on both (tests/fidelity.py).
  */
-#define SR_LOAD_ERROR_PCT	30
+#define SR_LOAD_ERROR_PCT	50
 #define SR_PELT_WARM_NS		362000000ULL	/* LOAD_AVG_MAX_N = 345 periods */
 
 #define AVG_IDLE_MAX_NS		1000000ULL	/* 2 * max_idle_balance_cost default */
