@@ -393,27 +393,35 @@ static void learn_wide(struct sr_task *p, struct sr_task *waker, unsigned int fa
  * A wakeup whose flips allowed wake_wide() either way (the primary answer
  * "not wide"): count which answer alone was the kernel's.  One such wakeup
  * can be explained by another input (a load comparison inside the
- * estimate's error): the bounds move only when the wide answer has won
- * twice more than the other for this wakee.
+ * estimate's error): the estimates move only when the wide answer has won
+ * twice more than the other for this wakee, or four times more for wakees
+ * of its name (siblings forked together inherit the same unknown count:
+ * hackbench's receivers).
  */
-static void weigh_wide(struct sr_task *p, struct sr_task *waker, const struct sr_ref *r, int cpu,
-		       bool narrow_matched)
+#define WIDE_COMM_MARGIN	4
+static void weigh_wide(struct sr_state *s, struct sr_task *p, struct sr_task *waker,
+		       const struct sr_ref *r, int cpu, bool narrow_matched)
 {
 	uint16_t *w = p->wide_wins;
+	struct sr_comm_sync *c;
+	int k;
 
 	if (!waker || waker->v.pid <= 0)
 		return;
 	if (narrow_matched && r->wide_alt_cpu != cpu)
-		w[0]++;
+		k = 0;
 	else if (!narrow_matched && r->wide_alt_cpu == cpu)
-		w[1]++;
+		k = 1;
 	else
 		return;
-	if (w[0] + w[1] > 16) {
+	if (++w[k] + w[!k] > 16) {
 		w[0] >>= 1;
 		w[1] >>= 1;
 	}
-	if (w[1] >= w[0] + 2)
+	c = comm_sync(s, p->comm, true);
+	if (c)
+		evidence_add(&c->wide, k);
+	if (w[1] >= w[0] + 2 || (c && evidence_margin(&c->wide) >= WIDE_COMM_MARGIN))
 		learn_wide(p, waker, r->wide_factor);
 }
 
@@ -439,7 +447,7 @@ void sr_st_follow_ref(struct sr_state *s, struct sr_task *p, struct sr_task *wak
 		sr_st_sync_learn(s, waker, m1);
 	follow_scan(s, r, cpu, m0, m1);
 	if (r->wide_factor && r->wide_alt_cpu >= 0)
-		weigh_wide(p, waker, r, cpu, m0 || m1);
+		weigh_wide(s, p, waker, r, cpu, m0 || m1);
 	if (!m0 && !m1) {
 		/* prev: the target or prev test returned it, nothing was stored */
 		if (cpu != prev)

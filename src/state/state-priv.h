@@ -70,6 +70,7 @@ struct sr_comm_sync {
 	int key;			/* hash of the comm, > 0 */
 	char comm[SR_COMM_LEN];
 	struct sr_sync_evidence ev;
+	struct sr_sync_evidence wide;	/* as wakees: [1] only the wake_wide() answer matched */
 };
 
 /* state.c: the task table */

@@ -195,6 +195,35 @@ static void test_wide_evidence(void **state)
 	fx_free(f);
 }
 
+/* Wakees of one name (siblings forked together) share the evidence: four wins. */
+static void test_wide_evidence_by_name(void **state)
+{
+	struct fx *f = fx_new();
+
+	sw(f, 1000, 0, 0, "", 100, "waker");
+	for (int i = 0; i < 4; i++) {
+		int pid = 201 + i;
+		uint64_t t = 2000 + 1000 * (uint64_t)i;
+
+		sw(f, t, 2, 0, "", pid, "recv");
+		sw(f, t + 100, 2, pid, "recv", 0, "");
+		f->next_ref = (struct sr_ref){ .valid = true, .cpu = { 0, 0 },
+			.recent_used_cpu = { -1, -1 }, .cleared_idle_cores = { -1, -1 },
+			.wide_alt_cpu = 2, .wide_factor = 4 };
+		waking(f, t + 200, 0, pid, "recv", 2, 100, false);
+		wakeup(f, t + 300, 0, pid, 2);
+		assert_int_equal(sr_state_task(&f->s, pid)->wide_wins[1], 1);
+		/* one win each: only the fourth, by the name's count, moves the estimate */
+		if (i < 3)
+			assert_true(sr_state_task(&f->s, pid)->v.wakee_flips < 4);
+		else
+			assert_true(sr_state_task(&f->s, pid)->v.wakee_flips >= 4);
+		sw(f, t + 400, 2, 0, "", pid, "recv");
+		sw(f, t + 500, 2, pid, "recv", 0, "");
+	}
+	fx_free(f);
+}
+
 /* An interrupt on an idle CPU: the idle task is current, and keeps wakee flips. */
 static void test_idle_waker(void **state)
 {
@@ -327,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_idle_waker),
 		cmocka_unit_test(test_flips_bounds),
 		cmocka_unit_test(test_wide_evidence),
+		cmocka_unit_test(test_wide_evidence_by_name),
 		cmocka_unit_test(test_fork_inherits),
 		cmocka_unit_test(test_nr_idle_scan),
 	};
