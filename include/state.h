@@ -541,6 +541,8 @@ struct sr_state_cfg {
 	bool delayed_dequeue;		/* the kernel has DELAY_DEQUEUE on (6.12+) */
 	bool migrate_pelt_lag;		/* migrate_se_pelt_lag() decays a sleeper moved off
 					 * an idle CPU to now (6.0+) */
+	bool refresh_all;		/* every runqueue current at each placement (explain
+					 * keeps them all), not only the LLCs a wakeup reads */
 	/*
 	 * The trace has sched_waking but no sched_wakeup: a placed wakeup's CPU is
 	 * the sched_migrate_task its waker's CPU emits, else where it switches in.
@@ -637,6 +639,9 @@ struct sr_state {
 	uint64_t pid_reuse;		/* fork of a pid we already knew */
 	uint64_t nr_placed;		/* numbering of placed wakeups, forks and execs */
 	uint64_t next_blocked;		/* the next nohz blocked-load update of idle CPUs */
+	bool wake_balance;		/* a domain has SD_BALANCE_WAKE: wakeups may read it all */
+	int *llcs;			/* each LLC's first CPU (its llc_id), nr_llcs of them */
+	int nr_llcs;
 	uint64_t rq_changed_ts;		/* the last change of any runqueue (exec.c) */
 };
 

@@ -210,45 +210,59 @@ static void update_nr_idle_scan(struct sr_state *s, int llc, bool overloaded)
 		s->nr_idle_scan_ts[llc] = s->now;	/* the trace starts: the budget is 0 */
 	if (!llc_balanced_since(s, sd, s->nr_idle_scan_ts[llc], overloaded))
 		return;
-	sr_for_each_cpu(c, &sd->span)
+	sr_for_each_cpu(c, &sd->span) {
+		sr_st_cpu_advance(s, c, s->now);
 		sum += cpu_util_cfs(&s->rq[c]);
+	}
 	s->nr_idle_scan[llc] = sr_update_idle_cpu_scan((unsigned long)sum, (int)sd->span_weight,
 						       (int)sd->imbalance_pct, NULL);
 	s->nr_idle_scan_ts[llc] = s->now;
 }
 
+/* One LLC's hints (@llc: its first CPU, llc_id), copied to its CPUs. */
+static void fill_llc(struct sr_state *s, int llc)
+{
+	const struct sr_topo *t = s->cfg.topo;
+	bool known = s->idle_cores_known[llc];
+	int c;
+
+	/* only an LLC whose runqueues changed is scanned again */
+	if (!s->llc_idle_core_valid[llc]) {
+		s->llc_idle_core[llc] = idle_core_now(s, llc);
+		s->llc_idle_core_valid[llc] = true;
+	}
+	sr_for_each_cpu(c, &t->cpu[llc].llc) {
+		s->llc[c].has_idle_cores = known ? s->idle_cores[llc] : s->llc_idle_core[llc];
+		s->llc[c].idle_cores_unknown = !known;
+		s->llc[c].nr_idle_scan = s->nr_idle_scan[llc];
+		s->llc[c].nr_idle_scan_estimated = true;
+	}
+}
+
 /*
- * Per LLC (its first CPU, llc_id, leads it), then copied to its CPUs: the
- * machine-wide and per-LLC facts are computed once a placement, so the
- * cost is O(CPUs), not O(CPUs x LLC size) nor O(CPUs^2 / LLC size).
+ * Every LLC's SIS_UTIL budget moves with the balancer, read or not; the
+ * idle-core hint and the copies to the CPUs only for the LLCs of @cpus
+ * (NULL: all), the ones the placement reads: O(LLCs + CPUs read).
  */
-void sr_st_fill_llc_hints(struct sr_state *s)
+void sr_st_fill_llc_hints(struct sr_state *s, const int *cpus, int n)
 {
 	const struct sr_topo *t = s->cfg.topo;
 	bool overloaded = false;
 
 	for (int c = 0; c < s->cfg.nr_cpus && !overloaded; c++)
 		overloaded = s->rq[c].nr_running >= 2;
-	for (int cpu = 0; cpu < s->cfg.nr_cpus; cpu++) {
-		int llc = t->cpu[cpu].llc_id;
-
-		if (llc != cpu)
-			continue;
-		update_nr_idle_scan(s, llc, overloaded);
-		/* only an LLC whose runqueues changed is scanned again */
-		if (!s->llc_idle_core_valid[llc]) {
-			s->llc_idle_core[llc] = idle_core_now(s, llc);
-			s->llc_idle_core_valid[llc] = true;
-		}
+	for (int i = 0; i < s->nr_llcs; i++)
+		update_nr_idle_scan(s, s->llcs[i], overloaded);
+	if (!cpus) {
+		for (int i = 0; i < s->nr_llcs; i++)
+			fill_llc(s, s->llcs[i]);
+		return;
 	}
-	for (int cpu = 0; cpu < s->cfg.nr_cpus; cpu++) {
-		int llc = t->cpu[cpu].llc_id;
-		bool known = s->idle_cores_known[llc];
+	for (int i = 0; i < n; i++) {
+		int llc = t->cpu[cpus[i]].llc_id;
 
-		s->llc[cpu].has_idle_cores = known ? s->idle_cores[llc] : s->llc_idle_core[llc];
-		s->llc[cpu].idle_cores_unknown = !known;
-		s->llc[cpu].nr_idle_scan = s->nr_idle_scan[llc];
-		s->llc[cpu].nr_idle_scan_estimated = true;
+		if (!i || llc != t->cpu[cpus[0]].llc_id)
+			fill_llc(s, llc);
 	}
 }
 

@@ -270,6 +270,17 @@ int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg)
 		sr_state_fini(s);
 		return -ENOMEM;
 	}
+	s->llcs = calloc(cfg->nr_cpus, sizeof(*s->llcs));
+	if (!s->llcs) {
+		sr_state_fini(s);
+		return -ENOMEM;
+	}
+	for (int c = 0; c < cfg->nr_cpus; c++) {
+		for (int l = 0; l < cfg->topo->cpu[c].nr_levels; l++)
+			s->wake_balance |= !!(cfg->topo->cpu[c].sd[l].flags & SD_BALANCE_WAKE);
+		if (cfg->topo->cpu[c].llc_id == c)
+			s->llcs[s->nr_llcs++] = c;
+	}
 	for (int c = 0; c < cfg->nr_cpus; c++) {
 		const struct sr_cpu_ingest *in = cfg->initial ? &cfg->initial[c] : NULL;
 		int curr = in ? (in->first_pid >= 0 ? in->first_pid : 0) : -1;
@@ -313,6 +324,7 @@ void sr_state_fini(struct sr_state *s)
 	free(s->one_cpu);
 	free(s->nr_idle_scan);
 	free(s->nr_idle_scan_ts);
+	free(s->llcs);
 	free(s->llc_idle_core);
 	free(s->llc_idle_core_valid);
 	free(s->rq);

@@ -94,6 +94,34 @@ static void probe_sync(struct sr_state *s, struct sr_task *p, struct sr_task *wa
  * the child, and there is no sync.  Execs (sched_exec()): both are the
  * task's own CPU, where it runs.
  */
+/*
+ * Bring up to date what the models read.  A wakeup reads this CPU's and
+ * prev's LLCs only (wake_affine(), select_idle_sibling() of either), unless
+ * a domain balances on wakeups (SD_BALANCE_WAKE: the slow path), task
+ * groups spread the load over every CPU, or explain keeps every runqueue;
+ * a fork or exec reads the machine (find_idlest_group()).
+ */
+static void refresh(struct sr_state *s, enum sr_wake_kind kind, int this_cpu, int prev)
+{
+	const struct sr_topo *t = s->cfg.topo;
+	int cpus[2] = { this_cpu, prev }, c;
+
+	if (kind != SR_WAKE_TTWU || s->nr_groups || s->cfg.refresh_all || s->wake_balance ||
+	    !sr_st_cpu_ok(s, this_cpu)) {
+		for (c = 0; c < s->cfg.nr_cpus; c++)
+			sr_st_cpu_advance(s, c, s->now);
+		sr_st_groups_fill(s);
+		sr_st_fill_llc_hints(s, NULL, 0);
+		return;
+	}
+	sr_for_each_cpu(c, &t->cpu[this_cpu].llc)
+		sr_st_cpu_advance(s, c, s->now);
+	if (t->cpu[prev].llc_id != t->cpu[this_cpu].llc_id)
+		sr_for_each_cpu(c, &t->cpu[prev].llc)
+			sr_st_cpu_advance(s, c, s->now);
+	sr_st_fill_llc_hints(s, cpus, 2);
+}
+
 int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
 			enum sr_wake_kind kind, int prev, struct sr_brief **decp, unsigned int unknown)
 {
@@ -120,12 +148,9 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 		if (!*decp)
 			return -ENOMEM;
 	}
-	for (int c = 0; c < s->cfg.nr_cpus; c++)
-		sr_st_cpu_advance(s, c, s->now);
+	refresh(s, kind, ev->cpu, prev);
 	if (kind == SR_WAKE_TTWU)
 		sr_st_probe_cpu_loads(s, p, ev->cpu);
-	sr_st_groups_fill(s);
-	sr_st_fill_llc_hints(s);
 	if (waker) {
 		sr_st_task_pelt(s, waker, s->now);
 		ctx.curr = &waker->v;
@@ -426,5 +451,9 @@ int sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev)
 			ttwu_mark(s, p, p->pend_cpu, ev->dest_cpu);
 	}
 	sr_st_task_move(s, p, p->state, ev->dest_cpu);
+	/* a balancer's move: the analyses read both sides' groups (work-conservation.c) */
+	if (!p->pending)
+		for (int c = 0; c < s->cfg.nr_cpus; c++)
+			sr_st_cpu_advance(s, c, s->now);
 	return 0;
 }
