@@ -541,8 +541,6 @@ struct sr_state_cfg {
 	bool delayed_dequeue;		/* the kernel has DELAY_DEQUEUE on (6.12+) */
 	bool migrate_pelt_lag;		/* migrate_se_pelt_lag() decays a sleeper moved off
 					 * an idle CPU to now (6.0+) */
-	bool refresh_all;		/* every runqueue current at each placement (explain
-					 * keeps them all), not only the LLCs a wakeup reads */
 	/*
 	 * The trace has sched_waking but no sched_wakeup: a placed wakeup's CPU is
 	 * the sched_migrate_task its waker's CPU emits, else where it switches in.

@@ -97,16 +97,17 @@ static void probe_sync(struct sr_state *s, struct sr_task *p, struct sr_task *wa
 /*
  * Bring up to date what the models read.  A wakeup reads this CPU's and
  * prev's LLCs only (wake_affine(), select_idle_sibling() of either), unless
- * a domain balances on wakeups (SD_BALANCE_WAKE: the slow path), task
- * groups spread the load over every CPU, or explain keeps every runqueue;
- * a fork or exec reads the machine (find_idlest_group()).
+ * a domain balances on wakeups (SD_BALANCE_WAKE: the slow path) or task
+ * groups spread the load over every CPU; a fork or exec reads the machine
+ * (find_idlest_group()).  The same in every mode, so that explain and
+ * analyze compute one answer.
  */
 static void refresh(struct sr_state *s, enum sr_wake_kind kind, int this_cpu, int prev)
 {
 	const struct sr_topo *t = s->cfg.topo;
 	int cpus[2] = { this_cpu, prev }, c;
 
-	if (kind != SR_WAKE_TTWU || s->nr_groups || s->cfg.refresh_all || s->wake_balance ||
+	if (kind != SR_WAKE_TTWU || s->nr_groups || s->wake_balance ||
 	    !sr_st_cpu_ok(s, this_cpu)) {
 		for (c = 0; c < s->cfg.nr_cpus; c++)
 			sr_st_cpu_advance(s, c, s->now);
