@@ -343,6 +343,9 @@ static bool ex_done(const struct sr_analysis *a)
 	/* an exec is reported when it completes: one as close may still come */
 	if (t && t->exec.valid && dist(e, t->exec.ts) <= dist(e, c->ts))
 		return false;
+	/* so is a wakeup, at its sched_wakeup: one in flight may be the closer */
+	if (t && t->pending && dist(e, t->pend_ts) < dist(e, c->ts))
+		return false;
 	if (c->ran)
 		return true;
 	return !t || t->note.ts != c->ts;
