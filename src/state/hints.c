@@ -241,10 +241,10 @@ static void fill_llc(struct sr_state *s, int llc)
 
 /*
  * Every LLC's SIS_UTIL budget moves with the balancer, read or not; the
- * idle-core hint and the copies to the CPUs only for the LLCs of @cpus
- * (NULL: all), the ones the placement reads: O(LLCs + CPUs read).
+ * idle-core hint and the copies to the CPUs only for the LLCs of @a and @b
+ * (@a < 0: all), the ones the placement reads: O(LLCs + CPUs read).
  */
-void sr_st_fill_llc_hints(struct sr_state *s, const int *cpus, int n)
+void sr_st_fill_llc_hints(struct sr_state *s, int a, int b)
 {
 	const struct sr_topo *t = s->cfg.topo;
 	bool overloaded = false;
@@ -253,17 +253,14 @@ void sr_st_fill_llc_hints(struct sr_state *s, const int *cpus, int n)
 		overloaded = s->rq[c].nr_running >= 2;
 	for (int i = 0; i < s->nr_llcs; i++)
 		update_nr_idle_scan(s, s->llcs[i], overloaded);
-	if (!cpus) {
+	if (a < 0) {
 		for (int i = 0; i < s->nr_llcs; i++)
 			fill_llc(s, s->llcs[i]);
 		return;
 	}
-	for (int i = 0; i < n; i++) {
-		int llc = t->cpu[cpus[i]].llc_id;
-
-		if (!i || llc != t->cpu[cpus[0]].llc_id)
-			fill_llc(s, llc);
-	}
+	fill_llc(s, t->cpu[a].llc_id);
+	if (t->cpu[b].llc_id != t->cpu[a].llc_id)
+		fill_llc(s, t->cpu[b].llc_id);
 }
 
 /* ------------------------------------------------------------ idle_stamp */

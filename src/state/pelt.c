@@ -144,7 +144,6 @@ void sr_st_cpu_kupdate(struct sr_state *s, int cpu)
 {
 	struct sr_cpu_state *c = &s->cpu[cpu];
 
-	c->k_ts = 0;
 	sr_st_cpu_pelt(s, cpu, s->now);
 	if (s->now > c->removed_ts) {
 		c->load_avg = c->load_avg > c->removed_load ? c->load_avg - c->removed_load : 0;

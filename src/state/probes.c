@@ -61,8 +61,7 @@ static void calibrate(struct sr_state *s, struct sr_task *p, uint64_t load, uint
 	p->load_frac = lf;
 	p->util_frac = uf;
 	p->pelt_ts = s->now;
-	p->v.load_avg = (unsigned long)(lf * (double)p->v.weight + 0.5);
-	p->v.util_avg = (unsigned long)(uf * (double)SR_CAPACITY_SCALE + 0.5);
+	sr_st_task_avgs(p);
 	p->sleep_load = (unsigned long)load;
 	p->sleep_util = (unsigned long)util;
 	p->sleep_known = true;
@@ -198,8 +197,7 @@ static void on_hload_ret(struct sr_state *s, const struct sr_event *ev)
 	if (!t || c->sel_pid < 0 || ev->h_load == UINT64_MAX)
 		return;
 	s->probes.hloads++;
-	for (int i = 0; i < s->cfg.nr_cpus; i++)
-		sr_st_cpu_advance(s, i, s->now);
+	sr_st_cpu_advance_all(s);
 	count_err(s->probes.hload_err, h_load_root(s, t), (double)ev->h_load);
 	if (!s->cfg.probes_measure_only) {
 		t->v.h_load = (unsigned long)ev->h_load;

@@ -102,7 +102,6 @@ int sr_record_wakee_heavy(struct sr_task_view *waker, struct sr_task_view *wakee
 	return 0;
 }
 
-
 /*
  * What the kernel's choices suggest: the count is at least @n now.  Only
  * the estimate moves: the bounds stay what the trace showed, so a decision

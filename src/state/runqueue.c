@@ -8,6 +8,12 @@
 #include <stdlib.h>
 #include "state-priv.h"
 
+/* se.avg as the kernel keeps it: the fractions scaled by weight and capacity. */
+void sr_st_task_avgs(struct sr_task *t)
+{
+	t->v.load_avg = (unsigned long)(t->load_frac * (double)t->v.weight + 0.5);
+	t->v.util_avg = (unsigned long)(t->util_frac * (double)SR_CAPACITY_SCALE + 0.5);
+}
 
 /* Advance the task's PELT fractions to @now under its current state. */
 void sr_st_task_pelt(struct sr_state *s, struct sr_task *t, uint64_t now)
@@ -26,8 +32,7 @@ void sr_st_task_pelt(struct sr_state *s, struct sr_task *t, uint64_t now)
 	t->load_frac = t->load_frac * d + runnable * (1.0 - d);
 	t->util_frac = t->util_frac * d + running * (1.0 - d);
 	t->pelt_ts = now;
-	t->v.load_avg = (unsigned long)(t->load_frac * (double)t->v.weight + 0.5);
-	t->v.util_avg = (unsigned long)(t->util_frac * (double)SR_CAPACITY_SCALE + 0.5);
+	sr_st_task_avgs(t);
 	t->v.pelt_warm = t->forked || now - t->first_seen >= SR_PELT_WARM_NS;
 }
 
@@ -68,6 +73,12 @@ void sr_st_cpu_advance(struct sr_state *s, int cpu, uint64_t now)
 	if (!c->since || now > c->since)
 		c->since = now;
 	sr_st_cpu_pelt(s, cpu, now);
+}
+
+void sr_st_cpu_advance_all(struct sr_state *s)
+{
+	for (int c = 0; c < s->cfg.nr_cpus; c++)
+		sr_st_cpu_advance(s, c, s->now);
 }
 
 /*
@@ -223,8 +234,7 @@ static void pelt_sync_to_old(struct sr_state *s, struct sr_task *t, int from)
 	d = at > t->sleep_ts ? sr_pelt_decay(at - t->sleep_ts) : 1.0;
 	t->load_frac = (double)t->sleep_load / (double)t->v.weight * d;
 	t->util_frac = (double)t->sleep_util / (double)SR_CAPACITY_SCALE * d;
-	t->v.load_avg = (unsigned long)(t->load_frac * (double)t->v.weight + 0.5);
-	t->v.util_avg = (unsigned long)(t->util_frac * (double)SR_CAPACITY_SCALE + 0.5);
+	sr_st_task_avgs(t);
 	/* last_update_time is 0 until enqueue_entity() attaches it: no aging */
 	t->pelt_held = true;
 }

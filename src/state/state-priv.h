@@ -136,7 +136,7 @@ int sr_st_percpu_kthread_cpu(const char *comm);
 /* Keep @t's comm, and whether it names a per-CPU kthread. */
 void sr_st_set_comm(struct sr_state *s, struct sr_task *t, const char *comm);
 void sr_st_update_idle_core(struct sr_state *s, int cpu);
-void sr_st_fill_llc_hints(struct sr_state *s, const int *cpus, int n);
+void sr_st_fill_llc_hints(struct sr_state *s, int a, int b);
 /* rq->idle_stamp of @cpu: stamped at @ts on the way to idle, or cleared. */
 void sr_st_idle_stamp(struct sr_state *s, int cpu, bool set, uint64_t ts);
 enum sr_tristate sr_st_sync_guess(struct sr_state *s, const struct sr_task *waker,
@@ -167,6 +167,8 @@ int sr_st_infer_after(struct sr_state *s, const struct sr_event *ev);
 
 /* switch.c */
 void sr_st_cpu_pelt(struct sr_state *s, int cpu, uint64_t now);
+void sr_st_cpu_advance_all(struct sr_state *s);
+void sr_st_task_avgs(struct sr_task *t);
 uint64_t sr_st_cpu_k_time(const struct sr_state *s, int cpu);
 void sr_st_cpu_kupdate(struct sr_state *s, int cpu);
 void sr_st_cpu_remove(struct sr_state *s, int cpu, double load, double util);

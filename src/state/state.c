@@ -231,8 +231,7 @@ void sr_state_finish(struct sr_state *s, uint64_t end)
 {
 	if (end > s->now)
 		s->now = end;
-	for (int c = 0; c < s->cfg.nr_cpus; c++)
-		sr_st_cpu_advance(s, c, s->now);
+	sr_st_cpu_advance_all(s);
 	for (size_t i = 0; i < s->tasks.nr_slots; i++) {
 		struct sr_task *t = sr_state_task_at(s, i);
 
@@ -261,17 +260,14 @@ int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg)
 	s->one_cpu = calloc(cfg->nr_cpus, sizeof(*s->one_cpu));
 	s->nr_idle_scan = calloc(cfg->nr_cpus, sizeof(*s->nr_idle_scan));
 	s->nr_idle_scan_ts = calloc(cfg->nr_cpus, sizeof(*s->nr_idle_scan_ts));
+	s->llcs = calloc(cfg->nr_cpus, sizeof(*s->llcs));
 	for (int c = 0; s->llc && c < cfg->nr_cpus; c++)
 		s->llc[c].nr_idle_scan = -1;
 	if (!s->rq || !s->cpu || !s->llc || !s->idle_cores || !s->idle_cores_known ||
 	    !s->llc_idle_core || !s->llc_idle_core_valid ||
-	    !s->one_cpu || !s->nr_idle_scan || !s->nr_idle_scan_ts || sr_pidtab_init(&s->tasks, sizeof(struct sr_task_slot)) ||
+	    !s->one_cpu || !s->nr_idle_scan || !s->nr_idle_scan_ts || !s->llcs ||
+	    sr_pidtab_init(&s->tasks, sizeof(struct sr_task_slot)) ||
 	    sr_pidtab_init(&s->sync_by_comm, sizeof(struct sr_comm_sync))) {
-		sr_state_fini(s);
-		return -ENOMEM;
-	}
-	s->llcs = calloc(cfg->nr_cpus, sizeof(*s->llcs));
-	if (!s->llcs) {
 		sr_state_fini(s);
 		return -ENOMEM;
 	}

@@ -88,13 +88,6 @@ static void probe_sync(struct sr_state *s, struct sr_task *p, struct sr_task *wa
 }
 
 /*
- * Run the policies at the moment of a placement, their answers into *@decp.
- * Wakeups: this_cpu is the waking CPU and prev the task's CPU.  Forks
- * (wake_up_new_task()): both are the parent's CPU, where sched_fork() put
- * the child, and there is no sync.  Execs (sched_exec()): both are the
- * task's own CPU, where it runs.
- */
-/*
  * Bring up to date what the models read.  A wakeup reads this CPU's and
  * prev's LLCs only (wake_affine(), select_idle_sibling() of either), unless
  * a domain balances on wakeups (SD_BALANCE_WAKE: the slow path) or task
@@ -105,14 +98,13 @@ static void probe_sync(struct sr_state *s, struct sr_task *p, struct sr_task *wa
 static void refresh(struct sr_state *s, enum sr_wake_kind kind, int this_cpu, int prev)
 {
 	const struct sr_topo *t = s->cfg.topo;
-	int cpus[2] = { this_cpu, prev }, c;
+	int c;
 
 	if (kind != SR_WAKE_TTWU || s->nr_groups || s->wake_balance ||
 	    !sr_st_cpu_ok(s, this_cpu)) {
-		for (c = 0; c < s->cfg.nr_cpus; c++)
-			sr_st_cpu_advance(s, c, s->now);
+		sr_st_cpu_advance_all(s);
 		sr_st_groups_fill(s);
-		sr_st_fill_llc_hints(s, NULL, 0);
+		sr_st_fill_llc_hints(s, -1, -1);
 		return;
 	}
 	sr_for_each_cpu(c, &t->cpu[this_cpu].llc)
@@ -120,9 +112,16 @@ static void refresh(struct sr_state *s, enum sr_wake_kind kind, int this_cpu, in
 	if (t->cpu[prev].llc_id != t->cpu[this_cpu].llc_id)
 		sr_for_each_cpu(c, &t->cpu[prev].llc)
 			sr_st_cpu_advance(s, c, s->now);
-	sr_st_fill_llc_hints(s, cpus, 2);
+	sr_st_fill_llc_hints(s, this_cpu, prev);
 }
 
+/*
+ * Run the policies at the moment of a placement, their answers into *@decp.
+ * Wakeups: this_cpu is the waking CPU and prev the task's CPU.  Forks
+ * (wake_up_new_task()): both are the parent's CPU, where sched_fork() put
+ * the child, and there is no sync.  Execs (sched_exec()): both are the
+ * task's own CPU, where it runs.
+ */
 int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
 			enum sr_wake_kind kind, int prev, struct sr_brief **decp, unsigned int unknown)
 {
@@ -404,7 +403,7 @@ static void post_init_util(struct sr_state *s, struct sr_task *p, int cpu)
 	util = rq->util_avg ? (double)rq->util_avg * (double)p->v.weight /
 			      (double)(rq->load_avg + 1) : cap;
 	p->util_frac = (util < cap ? util : cap) / (double)SR_CAPACITY_SCALE;
-	p->v.util_avg = (unsigned long)(p->util_frac * (double)SR_CAPACITY_SCALE + 0.5);
+	sr_st_task_avgs(p);
 }
 
 int sr_st_on_wakeup_new(struct sr_state *s, const struct sr_event *ev)
@@ -454,7 +453,6 @@ int sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev)
 	sr_st_task_move(s, p, p->state, ev->dest_cpu);
 	/* a balancer's move: the analyses read both sides' groups (work-conservation.c) */
 	if (!p->pending)
-		for (int c = 0; c < s->cfg.nr_cpus; c++)
-			sr_st_cpu_advance(s, c, s->now);
+		sr_st_cpu_advance_all(s);
 	return 0;
 }
