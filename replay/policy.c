@@ -88,31 +88,47 @@ static int not_fair(struct sr_decision *d, bool quiet)
 
 /*
  * wake_wide() read counters the trace does not pin (inherited from before
- * it, or a decay a tick from ours): replay with the other answer under the
- * primary sync value; the input matters if the CPU changes, and that
- * answer's own unknowns always.
+ * it, or a decay a tick from ours): replay with the other answer, under
+ * the primary sync value and, when the trace does not record WF_SYNC, the
+ * other one too — the wide road may never read sync while the affine one
+ * turns on it (wake_affine_idle()'s sync test), so only the pair of
+ * unknowns together can move the task.  The input matters if the CPU
+ * changes; that answer's own unknowns always.
  */
+static int wide_alt(const struct sr_policy *pol, const struct sr_wake_ctx *c,
+		    enum sr_tristate sync, struct sr_decision *d, unsigned int dep)
+{
+	struct sr_decision alt;
+	int ret = decide_once(pol, c, sync, &alt, true);
+
+	if (ret)
+		return ret;
+	d->depends |= alt.depends;
+	if (alt.cpu != d->cpu) {
+		d->depends |= dep;
+		/* the evidence weigh_wide() learns from: the flips alone */
+		if (!(dep & SR_DEP_SYNC))
+			d->wide_alt_cpu = alt.cpu;
+	}
+	return 0;
+}
+
 static int wide_what_if(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 			struct sr_decision *d)
 {
 	struct sr_wake_ctx c = *ctx;
-	struct sr_decision alt;
+	enum sr_tristate primary;
 	int ret;
 
 	if (!d->wide_uncertain)
 		return 0;
 	c.force_wide = d->wide ? -1 : 1;
-	ret = decide_once(pol, &c, ctx->sync != SR_UNKNOWN ? ctx->sync :
-			  d->sync_assumed ? SR_YES : SR_NO, &alt, true);
-	if (ret)
+	primary = ctx->sync != SR_UNKNOWN ? ctx->sync : d->sync_assumed ? SR_YES : SR_NO;
+	ret = wide_alt(pol, &c, primary, d, SR_DEP_WAKEE_FLIPS);
+	if (ret || ctx->sync != SR_UNKNOWN)
 		return ret;
-	/* the other road may reach the same CPU only for some values of its own unknowns */
-	d->depends |= alt.depends;
-	if (alt.cpu != d->cpu) {
-		d->depends |= SR_DEP_WAKEE_FLIPS;
-		d->wide_alt_cpu = alt.cpu;
-	}
-	return 0;
+	return wide_alt(pol, &c, primary == SR_YES ? SR_NO : SR_YES, d,
+			SR_DEP_WAKEE_FLIPS | SR_DEP_SYNC);
 }
 
 static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,

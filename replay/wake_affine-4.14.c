@@ -233,15 +233,50 @@ static void dep_weight(const struct sr_wake_ctx *ctx, struct sr_decision *d)
  * current alone outweighs this CPU (affine at once); else *this_load is reduced.
  */
 /*
- * Reconstructed loads are estimates: a comparison of @a and @b closer than
- * their error could go the other way in the kernel.
+ * The four loads the weight test reads are the state's PELT estimates:
+ * each may be off by ctx->load_error_pct either way (measured against the
+ * kernel's own numbers on probe traces: probes.cpu_load_error).  Since the
+ * test subtracts (this - current, prev - task), a small error on an input
+ * can be a large one on a side, so the band is carried through the
+ * arithmetic: the answer depends on the estimate when the box of inputs
+ * holds a point where the kernel answers the other way.
  */
-static void dep_close(const struct sr_wake_ctx *ctx, int64_t a, int64_t b, struct sr_decision *d)
-{
-	int64_t big = llabs(a) > llabs(b) ? llabs(a) : llabs(b);
+struct wa_in {
+	double this_load, cur_load, task_load, prev_load;	/* cur_load 0 without sync */
+	double bias, wa_bias100, cap_this, cap_prev;
+	bool sync, le;
+};
 
-	if (ctx->load_error_pct && (double)llabs(a - b) * 100.0 <
-				   (double)ctx->load_error_pct * (double)big)
+/* affine at a point of the box, in the kernel's order of tests */
+static bool wa_affine_at(const struct wa_in *in, double tl, double cl, double kl, double pl)
+{
+	double te, pe;
+
+	if (in->sync && cl > tl)
+		return true;
+	te = (tl - cl + kl) * in->wa_bias100 * in->cap_prev;
+	pe = (pl - kl) * in->bias * in->cap_this;
+	if (in->sync && !in->le)
+		return te <= pe;
+	return in->le ? te <= pe : te < pe;
+}
+
+static void dep_weight_band(const struct wa_in *in, bool affine, unsigned int pct,
+			    struct sr_decision *d)
+{
+	double up = 1.0 + pct / 100.0, dn = 1.0 / up;
+	bool other;
+
+	if (!pct)
+		return;
+	/* the corner that favours the other answer: it moves each input one way */
+	if (affine)
+		other = !wa_affine_at(in, in->this_load * up, in->cur_load * dn,
+				      in->task_load * up, in->prev_load * dn);
+	else
+		other = wa_affine_at(in, in->this_load * dn, in->cur_load * up,
+				     in->task_load * dn, in->prev_load * up);
+	if (other)
 		d->depends |= SR_DEP_LOAD_ESTIMATE;
 }
 
@@ -257,7 +292,6 @@ static bool wa_weight_sync(const struct sr_wake_ctx *ctx, bool sync, int64_t *th
 	current_load = sr_task_h_load_ctx(ctx, ctx->curr, ctx->this_cpu);
 	/* unsigned long vs s64: compared as unsigned, as in the kernel */
 	heavier = current_load > (unsigned long)*this_load;
-	dep_close(ctx, (int64_t)current_load, *this_load, d);
 	s = sr_trail_add(&d->trail, "wake_affine_weight", "current_load > this_eff_load",
 			 heavier ? "this" : "subtract", ctx->this_cpu);
 	sr_step_uval(s, "current_load", current_load);
@@ -295,7 +329,6 @@ static bool wa_weight_eff(const struct sr_policy *pol, const struct sr_wake_ctx 
 	te = (int64_t)t;
 	pe = (int64_t)p;
 	affine = le ? te <= pe : te < pe;
-	dep_close(ctx, te, pe, d);
 	s = sr_trail_add(&d->trail, "wake_affine_weight",
 			 le ? "this_eff_load <= prev_eff_load" : "this_eff_load < prev_eff_load",
 			 affine ? "this" : "none", affine ? this : prev);
@@ -312,20 +345,43 @@ static bool wa_weight_eff(const struct sr_policy *pol, const struct sr_wake_ctx 
 	return affine;
 }
 
+/* The inputs of the weight test as the state estimates them, for the band. */
+static struct wa_in wa_inputs(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			      const struct sr_domain *sd, bool sync, bool le)
+{
+	int this = ctx->this_cpu, prev = ctx->prev_cpu;
+
+	return (struct wa_in){
+		.this_load = (double)wa_cpu_load(pol, &ctx->rq[this]),
+		.cur_load = sync ? (double)sr_task_h_load_ctx(ctx, ctx->curr, this) : 0.0,
+		.task_load = (double)sr_task_h_load_ctx(ctx, ctx->p, wakee_cpu(ctx)),
+		.prev_load = (double)wa_cpu_load(pol, &ctx->rq[prev]),
+		.bias = wa_bias(pol, sd),
+		.wa_bias100 = pol->knobs.features & SR_F_WA_BIAS ? 100.0 : 1.0,
+		.cap_this = (double)ctx->rq[this].capacity,
+		.cap_prev = (double)ctx->rq[prev].capacity,
+		.sync = sync, .le = le,
+	};
+}
+
 static int wa_weight(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		     const struct sr_domain *sd, bool sync, struct sr_decision *d, bool le)
 {
 	int64_t this_load = (int64_t)wa_cpu_load(pol, &ctx->rq[ctx->this_cpu]);
+	struct wa_in in;
 	bool affine;
 
 	if (!sd)
 		return SR_WA_NONE;
 	dep_weight(ctx, d);
+	in = wa_inputs(pol, ctx, sd, sync, le);
 	if (wa_weight_sync(ctx, sync, &this_load, d)) {
+		dep_weight_band(&in, true, ctx->load_error_pct, d);
 		d->decided_by = SR_BY_SYNC;
 		return ctx->this_cpu;
 	}
 	affine = wa_weight_eff(pol, ctx, sd, this_load, sync, le, d);
+	dep_weight_band(&in, affine, ctx->load_error_pct, d);
 	d->decided_by = SR_BY_WEIGHT;
 	return affine ? ctx->this_cpu : SR_WA_NONE;
 }
