@@ -460,6 +460,8 @@ struct sr_wakeup {
 	const struct sr_brief *dec;
 };
 
+#define SR_LEFT_RING	16
+
 struct sr_cpu_state {
 	struct sr_task *curr;		/* NULL: idle (curr_pid 0) or unknown */
 	bool curr_known;		/* a sched_switch has been seen on this CPU */
@@ -476,6 +478,13 @@ struct sr_cpu_state {
 	/* dead tasks' averages left for the next update (cfs_rq->removed) */
 	double removed_load, removed_util;
 	uint64_t removed_ts;
+	/*
+	 * Loads that left lately (migrations away, deaths): a busy CPU read
+	 * past its last seen update has had a tick since, which applied only
+	 * what left before it (src/state/pelt.c).
+	 */
+	struct sr_left { uint64_t ts; double load; } left[SR_LEFT_RING];
+	unsigned int left_head;
 	/* time accounting from the first switch on */
 	uint64_t idle_ns, busy_ns, unknown_ns;
 	double nr_running_ns;		/* ∫ nr_running dt over known time */
@@ -637,6 +646,13 @@ struct sr_state {
 	uint64_t pid_reuse;		/* fork of a pid we already knew */
 	uint64_t nr_placed;		/* numbering of placed wakeups, forks and execs */
 	uint64_t next_blocked;		/* the next nohz blocked-load update of idle CPUs */
+	/*
+	 * How late a busy CPU's tick may be: a jiffy, or on a machine whose
+	 * CPUs stall (an overcommitted VM: ipi_late) the 90th percentile of
+	 * the wakelist IPIs' delivery (src/state/pelt.c).
+	 */
+	uint64_t tick_late_ns;
+	struct sr_hist ipi_late;	/* sched_waking -> sched_wakeup on another CPU, ns */
 	bool wake_balance;		/* a domain has SD_BALANCE_WAKE: wakeups may read it all */
 	int *llcs;			/* each LLC's first CPU (its llc_id), nr_llcs of them */
 	int nr_llcs;

@@ -395,6 +395,20 @@ static void check_strings(struct sr_run *r)
 		    uname ? ", the uname" : "", clock ? ", the clock name" : "");
 }
 
+/* The machine stalled its CPUs: say how that changed the loads the models read. */
+static void check_ticks(struct sr_run *r)
+{
+	uint64_t late = r->state.tick_late_ns, jiffy = SR_NSEC_PER_SEC / (uint64_t)r->state.cfg.hz;
+
+	if (late <= jiffy)
+		return;
+	sr_run_warn(r, "wakeups queued to another CPU arrived late (90th percentile %.1f ms over "
+		    "%llu): the CPUs stall, as on an overcommitted VM, and so do their ticks; a busy "
+		    "CPU's load is read as of its last update seen up to %.1f ms before",
+		    (double)late / 1e6, (unsigned long long)r->state.ipi_late.count,
+		    (double)late / 1e6);
+}
+
 void sr_run_end(struct sr_run *r, uint64_t end)
 {
 	sr_state_finish(&r->state, end);
@@ -402,6 +416,7 @@ void sr_run_end(struct sr_run *r, uint64_t end)
 		check_cpustats(r);
 	check_offline(r);
 	check_strings(r);
+	check_ticks(r);
 	if (r->info->has_format[SR_EV_WAKING] && !r->info->events[SR_EV_WAKING] &&
 	    r->info->events[SR_EV_WAKEUP])
 		sr_run_warn(r, "sched_waking format present but no sched_waking event: every "

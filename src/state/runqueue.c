@@ -181,6 +181,8 @@ void sr_st_blocked_load(struct sr_state *s, struct sr_task *t, int cpu, int sign
 	c->load_avg += sign * (double)t->v.load_avg;
 	if (c->load_avg < 0)
 		c->load_avg = 0;
+	if (sign < 0)
+		sr_st_cpu_left(s, cpu, (double)t->v.load_avg);
 }
 
 /* Move a task's blocked/attached PELT load and util between CPUs (attach/detach). */

@@ -176,6 +176,10 @@ uint64_t sr_st_cpu_k_time(const struct sr_state *s, int cpu);
 void sr_st_cpu_kupdate(struct sr_state *s, int cpu);
 void sr_st_cpu_remove(struct sr_state *s, int cpu, double load, double util);
 void sr_st_blocked_refresh(struct sr_state *s);
+/* @load left @cpu's cfs_rq now (a migration away or a death) */
+void sr_st_cpu_left(struct sr_state *s, int cpu, double load);
+/* A wakeup queued on another CPU's wakelist at @waking_ts arrived there at @ts. */
+void sr_st_ipi_delivered(struct sr_state *s, uint64_t waking_ts, uint64_t ts);
 void sr_st_delayed_mark(struct sr_state *s, struct sr_task *t, int cpu);
 void sr_st_delayed_clear(struct sr_state *s, struct sr_task *t);
 int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev);

@@ -250,6 +250,7 @@ int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg)
 	    cfg->topo->nr_cpus < cfg->nr_cpus || cfg->hz <= 0)
 		return -EINVAL;
 	s->cfg = *cfg;
+	s->tick_late_ns = SR_NSEC_PER_SEC / (uint64_t)cfg->hz;
 	s->rq = calloc(cfg->nr_cpus, sizeof(*s->rq));
 	s->cpu = calloc(cfg->nr_cpus, sizeof(*s->cpu));
 	s->llc = calloc(cfg->nr_cpus, sizeof(*s->llc));

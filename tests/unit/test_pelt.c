@@ -78,6 +78,59 @@ static void test_busy_cpu_past_a_tick(void **state)
 	fx_free(f);
 }
 
+/*
+ * A busy CPU read past its tick: the tick applied what left before it, not
+ * what left within the tick's window (a sleeper its wakeup moved away).
+ */
+static void test_busy_cpu_left_within_tick(void **state)
+{
+	struct fx *f = fx_new();
+	unsigned long with, without;
+
+	(void)state;
+	sw(f, 1 * MS, 0, 0, "swapper/0", 200, "t200");
+	sw(f, 200 * MS, 0, 200, "t200", 100, "t100");	/* t200 sleeps on CPU 0, blocked */
+	sw(f, 210 * MS, 2, 0, "swapper/2", 300, "t300");
+	/* 20 ms on: t300 wakes t200 onto CPU 2, which leaves CPU 0 */
+	waking(f, 220 * MS, 2, 200, "t200", 0, 300, false);
+	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 220 * MS + 10, .cpu = 2,
+				 .pid = 200, .prio = 120, .orig_cpu = 0, .dest_cpu = 2,
+				 .common_pid = -1 });
+	with = load_read(f, 0);
+	tick_elsewhere(f, 230 * MS);			/* a jiffy (4 ms) later: applied */
+	without = load_read(f, 0);
+	assert_true(with > without + 500);		/* t200's ~1000 of blocked load */
+	fx_free(f);
+}
+
+/*
+ * Wakelist IPIs that take 10 ms to arrive (a stalling vCPU): its ticks are
+ * that late too, so a busy CPU keeps its last seen update that long.
+ */
+static void test_late_ipis_late_ticks(void **state)
+{
+	struct fx *f = fx_new();
+
+	(void)state;
+	assert_int_equal(f->s.tick_late_ns, 4 * MS);	/* HZ=250: a jiffy */
+	for (int i = 0; i < 31; i++)
+		sr_st_ipi_delivered(&f->s, i * 20 * MS, i * 20 * MS + 10 * MS);
+	assert_int_equal(f->s.tick_late_ns, 4 * MS);	/* not enough of them yet */
+	sr_st_ipi_delivered(&f->s, 700 * MS, 710 * MS);
+	assert_true(f->s.tick_late_ns >= 10 * MS && f->s.tick_late_ns < 11 * MS);
+	/* t100 runs from 1 ms on; 8 ms later the read is still its switch's */
+	sw(f, 1 * MS, 0, 0, "swapper/0", 100, "t100");
+	tick_elsewhere(f, 9 * MS);
+	assert_int_equal(util_read(f, 0), 0);
+	tick_elsewhere(f, 30 * MS);
+	assert_true(util_read(f, 0) > 400);
+	/* prompt IPIs bring the window back to a jiffy: the 90th percentile */
+	for (int i = 0; i < 320; i++)
+		sr_st_ipi_delivered(&f->s, 0, 20000);
+	assert_int_equal(f->s.tick_late_ns, 4 * MS);
+	fx_free(f);
+}
+
 static void test_dead_task_leaves_at_next_update(void **state)
 {
 	struct fx *f = fx_new();
@@ -186,6 +239,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_idle_cpu_read_frozen),
 		cmocka_unit_test(test_busy_cpu_past_a_tick),
+		cmocka_unit_test(test_busy_cpu_left_within_tick),
+		cmocka_unit_test(test_late_ipis_late_ticks),
 		cmocka_unit_test(test_dead_task_leaves_at_next_update),
 		cmocka_unit_test(test_migrated_sleeper_synced_to_old_cpu),
 		cmocka_unit_test(test_migrated_off_idle_cpu_decays),
