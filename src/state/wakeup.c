@@ -342,7 +342,8 @@ int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev)
 		sr_st_idle_stamp(s, ev->target_cpu, false, ev->ts);
 	if (p->pending) {
 		/* emitted by the target itself: it ran its wakelist (an IPI) */
-		if (ev->cpu != p->pend_cpu && ev->cpu == ev->target_cpu)
+		if (ev->cpu != p->pend_cpu && ev->cpu == ev->target_cpu &&
+		    !sr_st_met_lost_window(ev, p->pend_ts))
 			sr_st_ipi_delivered(s, p->pend_ts, ev->ts);
 		ret = sr_st_emit_wakeup(s, p, ev, true);
 		sr_st_probe_check(s, p, ev->target_cpu);
