@@ -37,9 +37,9 @@ TEST_LIBS  := $(shell $(PKG_CONFIG) --libs cmocka)
 
 CFLAGS    ?= -O2 -g
 WARN      := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
-ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -Iinclude $(PKG_CFLAGS) \
+ALL_CFLAGS := -std=gnu11 -pthread $(WARN) $(CFLAGS) $(SANFLAGS) -Iinclude $(PKG_CFLAGS) \
 	      -DSR_VERSION='"$(VERSION)"' -MMD -MP
-ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
+ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS) -pthread
 
 # One folder per layer, lowest first (docs/architecture.md); each includes only
 # the layers below it, which `make layers` checks.

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* CPU masks: counting the set bits. */
+/* CPU masks: counting the set bits; the CPUs this process may use. */
+#define _GNU_SOURCE		/* sched_getaffinity */
+#include <sched.h>
+#include <unistd.h>
 #include "base.h"
 
 /*
@@ -17,4 +20,16 @@ int sr_mask_weight(const struct sr_cpumask *m)
 	for (int i = 0; i < m->nw; i++)
 		w += __builtin_popcountll(m->bits[i]);
 	return w;
+}
+
+int sr_cpus_allowed(void)
+{
+	cpu_set_t set;
+	long n;
+
+	/* EINVAL: the kernel's mask is wider than cpu_set_t (> 1024 CPUs) */
+	if (!sched_getaffinity(0, sizeof(set), &set))
+		return CPU_COUNT(&set) > 0 ? CPU_COUNT(&set) : 1;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
 }
