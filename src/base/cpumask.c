@@ -9,8 +9,11 @@
  * Without -mpopcnt, __builtin_popcountll() is a libgcc call; the clone
  * picks the popcnt instruction at load time where the CPU has it.
  */
-#if defined(__GNUC__) && !defined(__clang__)
-/* clang 14 emits no symbol for a target_clones function its unit does not call */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
+/*
+ * clang 14 emits no symbol for a target_clones function its unit does not
+ * call; ThreadSanitizer instruments the resolver, which runs before it starts.
+ */
 __attribute__((target_clones("popcnt", "default")))
 #endif
 int sr_mask_weight(const struct sr_cpumask *m)
