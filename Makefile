@@ -1,5 +1,5 @@
 # schedreplay — see README.md.  `make`, `make check`, `make check SANITIZE=1`,
-# `make valgrind`, `make bench`, `make fuzz FUZZ_SECONDS=N`,
+# `make valgrind`, `make tsan`, `make bench`, `make fuzz FUZZ_SECONDS=N`,
 # `make install PREFIX=/usr/local DESTDIR=`.
 
 VERSION   := 0.1.0
@@ -26,6 +26,11 @@ BUILD     ?= build-san
 SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
+else ifeq ($(SANITIZE),thread)
+# ThreadSanitizer (`make tsan`): the decode thread and the pass (src/ingest/trace-pipe.c).
+BUILD     ?= build-tsan
+SANFLAGS  := -fsanitize=thread -fno-omit-frame-pointer
+export TSAN_OPTIONS := halt_on_error=1:exitcode=66
 else
 BUILD     ?= build
 SANFLAGS  :=
@@ -37,9 +42,9 @@ TEST_LIBS  := $(shell $(PKG_CONFIG) --libs cmocka)
 
 CFLAGS    ?= -O2 -g
 WARN      := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
-ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SANFLAGS) -Iinclude $(PKG_CFLAGS) \
+ALL_CFLAGS := -std=gnu11 -pthread $(WARN) $(CFLAGS) $(SANFLAGS) -Iinclude $(PKG_CFLAGS) \
 	      -DSR_VERSION='"$(VERSION)"' -MMD -MP
-ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS)
+ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS) -pthread
 
 # One folder per layer, lowest first (docs/architecture.md); each includes only
 # the layers below it, which `make layers` checks.
@@ -65,8 +70,8 @@ Q :=
 quiet =
 endif
 
-.PHONY: all check check-all layers unit golden cli pictures robustness oracle diffs zlib hostile exec waking-only \
-	record dataset valgrind qemu-probes bench fidelity install uninstall install-test man schema clean \
+.PHONY: all check check-all layers unit golden cli threads tsan pictures robustness oracle diffs zlib hostile \
+	exec waking-only record dataset valgrind qemu-probes bench fidelity install uninstall install-test man schema clean \
 	fuzz fuzz-bins fuzz-regress
 
 all: $(BIN)
@@ -92,12 +97,13 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 # answers, a real recording and record under faults
 # (skipped without root and tracefs), batch's dataset with its documented
 # queries (DuckDB) and Dask job, and the fuzzers' regression corpora.
-check: layers unit golden cli pictures schema install-test robustness oracle diffs zlib hostile exec \
-	waking-only record dataset fuzz-regress
+check: layers unit golden cli threads pictures schema install-test robustness oracle diffs zlib hostile \
+	exec waking-only record dataset fuzz-regress
 
-# What CI runs: the suite, again under ASan+UBSan, and valgrind.
+# What CI runs: the suite, again under ASan+UBSan, valgrind, and ThreadSanitizer.
 check-all: check valgrind
 	$(MAKE) SANITIZE=1 check
+	$(MAKE) tsan
 
 layers:
 	$(Q)tests/run-layers.sh
@@ -110,6 +116,14 @@ golden: $(BIN)
 
 cli: $(BIN)
 	$(Q)tests/run-cli.sh $(BIN)
+
+# --threads 1 and the decode thread give the same bytes (fewer fixtures under a sanitizer).
+threads: $(BIN)
+	$(Q)tests/run-threads.sh $(BIN) $(if $(SANITIZE),--quick)
+
+# The unit tests, goldens, cli flows and the threads test under ThreadSanitizer.
+tsan:
+	$(MAKE) SANITIZE=thread unit golden cli threads
 
 pictures: $(BIN)
 	$(Q)tests/run-pictures.sh $(BIN)
@@ -239,6 +253,6 @@ install-test: $(BIN) $(MANS)
 	$(Q)tests/run-install.sh "$(MAKE) --no-print-directory SANITIZE=$(SANITIZE)"
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-tsan build-fuzz
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

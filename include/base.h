@@ -2,7 +2,8 @@
 /*
  * Base layer: what every other layer may use.  Error reporting, CPU masks,
  * the kernel's load-weight constants, kernel release numbers, a per-pid
- * table, a latency histogram, gzip NDJSON output and file hashing.
+ * table, a latency histogram, gzip NDJSON output, file hashing and a ring
+ * that hands batches from one thread to another.
  * Nothing here knows about traces,
  * machines, runqueues or policies.
  *
@@ -209,6 +210,33 @@ static inline int sr_mask_wrap_next(const struct sr_cpumask *m, int cpu, int sta
 #define sr_for_each_cpu_wrap(cpu, m, start) \
 	for ((cpu) = sr_mask_wrap_first(m, start); (cpu) >= 0; \
 	     (cpu) = sr_mask_wrap_next(m, cpu, start))
+
+/* How many CPUs this process may run on (sched_getaffinity); at least 1. */
+int sr_cpus_allowed(void);
+
+/* ------------------------------------------------------------ thread ring */
+
+/*
+ * A bounded single-producer/single-consumer ring of @nr slots of @size bytes
+ * (src/base/ring.c): one thread fills slots, another empties them, in order.
+ * Each side sleeps only when the ring is full (empty) for it.
+ */
+struct sr_ring;
+
+int sr_ring_new(struct sr_ring **out, unsigned int nr, size_t size);
+void sr_ring_free(struct sr_ring *r);
+/* Producer: the next slot to fill, waiting while the ring is full; NULL once closed. */
+void *sr_ring_claim(struct sr_ring *r);
+/* Producer: hand the claimed slot over. */
+void sr_ring_publish(struct sr_ring *r);
+/* Producer: nothing more will be published. */
+void sr_ring_finish(struct sr_ring *r);
+/* Consumer: the oldest published slot, waiting while none is; NULL after the last. */
+void *sr_ring_next(struct sr_ring *r);
+/* Consumer: done with the slot sr_ring_next() gave. */
+void sr_ring_release(struct sr_ring *r);
+/* Consumer: it takes no more; a producer's claim, even a waiting one, returns NULL. */
+void sr_ring_close(struct sr_ring *r);
 
 /* ------------------------------------------------------------ kernel constants */
 

@@ -22,6 +22,7 @@ struct sr_run_opts {
 	const char *path;
 	const char *buffer;		/* --buffer: which buffer of the file (NULL: chosen) */
 	struct sr_trace_watch *watch;	/* shared with a guard process, or NULL */
+	int threads;			/* --threads: struct sr_trace_opts.threads */
 	int hz;				/* default 250 */
 	const char *topology;		/* spec string or NULL: assumed flat */
 	const char *policies[SR_MAX_POLICIES];

@@ -146,8 +146,15 @@ struct sr_trace_watch {
 	volatile int in_library;	/* inside a libtracecmd/libtraceevent call */
 	volatile uint64_t calls;	/* library calls made: progress, for a stuck one */
 	volatile int cpu;		/* the CPU whose data it was reading, -1 none */
-	volatile uint64_t records;	/* records delivered so far */
+	volatile uint64_t records;	/* records decoded so far */
 	volatile uint64_t ts;		/* timestamp of the last one */
+	/*
+	 * With a decode thread, another thread may crash while the reader is
+	 * in the library: the thread id of the one that calls the library,
+	 * and of the one that crashed (0: unknown), tell whose crash it was.
+	 */
+	volatile int lib_tid;
+	volatile int fault_tid;		/* written by the watcher's crash handler */
 };
 
 struct sr_trace_opts {
@@ -159,6 +166,12 @@ struct sr_trace_opts {
 	const char *buffer;
 	struct sr_trace_watch *watch;	/* may be NULL */
 	bool any_clock;			/* also a clock not in ns (record reading its file back) */
+	/*
+	 * sr_trace_iterate(): 1 decodes in the caller's thread; 2 or more on a
+	 * thread of its own while @fn runs in the caller's (two threads at
+	 * most); 0 picks 2 when the process may run on 2 CPUs or more.
+	 */
+	int threads;
 };
 
 /*
@@ -174,7 +187,11 @@ const struct sr_trace_info *sr_trace_info(const struct sr_trace *t);
 
 typedef int (*sr_event_fn)(const struct sr_event *ev, void *data);
 
-/* Deliver every record in timestamp order; a non-zero return from @fn stops. */
+/*
+ * Deliver every record in timestamp order; a non-zero return from @fn stops
+ * and is returned.  @fn runs in the calling thread, and sr_trace_info()
+ * counts only the records delivered so far, whatever the threads.
+ */
 int sr_trace_iterate(struct sr_trace *t, sr_event_fn fn, void *data, struct sr_err *err);
 void sr_trace_close(struct sr_trace *t);
 

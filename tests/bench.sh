@@ -2,8 +2,10 @@
 # make bench: every performance ratio of schedreplay in one table, each
 # measured in this run against a bare libtracecmd read of the same file
 # (tests/bench/bare-read.c) and `trace-cmd report`, best of N by CPU time
-# (user + sys; wall and peak RSS beside it).  Machines are shared and noisy:
-# read the ratios, not the seconds.  No test asserts any of these numbers.
+# (user + sys; wall and peak RSS beside it); the --threads rows best of N by
+# wall time, with their wall ratio to the bare read's best wall too.
+# Machines are shared and noisy: read the ratios, not the seconds.  No test
+# asserts any of these numbers.
 #
 # usage: tests/bench.sh BIN BARE_READ MKSYNTH [TRACE]
 # TRACE defaults to $SR_BENCH_TRACE, else a ~1M-event hackbench trace that is
@@ -27,12 +29,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # best CMD...: "cpu_s wall_s peak_kb" of the run of least CPU time of $runs
+# (by=2: of least wall time)
 best() {
 	local b="" line
 	for _ in $(seq "$runs"); do
 		/usr/bin/time -o "$tmp/t" -f '%U %S %e %M' "$@" >/dev/null 2>&1 || true
 		line=$(tail -1 "$tmp/t" | awk '{ printf "%.2f %.2f %d", $1 + $2, $3, $4 }')
-		if [ -z "$b" ] || awk -v a="${line%% *}" -v c="${b%% *}" 'BEGIN { exit !(a < c) }'; then
+		if [ -z "$b" ] || awk -v a="$line" -v c="$b" -v k="${by:-1}" \
+			'BEGIN { split(a, x, " "); split(c, y, " "); exit !(x[k] < y[k]) }'; then
 			b=$line
 		fi
 	done
@@ -44,6 +48,13 @@ row() {
 	local cpu wall kb
 	read -r cpu wall kb <<<"$2"
 	printf '%-38s %7s %7s %9s %7s  %-22s %s\n' "$1" "$cpu" "$wall" "$kb" "$(ratio "$cpu" "$3")" \
+		"$4" "${5:-}"
+}
+# wrow NAME "cpu wall kb" BASE_WALL BASE_NAME [TARGET]: the ratio of wall times
+wrow() {
+	local cpu wall kb
+	read -r cpu wall kb <<<"$2"
+	printf '%-38s %7s %7s %9s %7s  %-22s %s\n' "$1" "$cpu" "$wall" "$kb" "$(ratio "$wall" "$3")" \
 		"$4" "${5:-}"
 }
 header() {
@@ -63,7 +74,11 @@ b_zst=$(best "$bin" analyze "$trace" -o /dev/null --decisions "$tmp/d.ndjson.zst
 b_gz=$(best "$bin" analyze "$trace" -o /dev/null --decisions "$tmp/d.ndjson.gz")
 b_ex1=$(best "$bin" explain "$trace" --wakeup 10 -o /dev/null)
 b_ex2=$(best "$bin" explain "$trace" --wakeup 30000 -o /dev/null)
+b_barew=$(by=2 best "$bare" "$trace")
+b_t1=$(by=2 best "$bin" analyze --threads 1 "$trace" -o /dev/null)
+b_t2=$(by=2 best "$bin" analyze --threads 2 "$trace" -o /dev/null)
 bare_cpu=${b_bare%% *}
+bare_wall=$(echo "$b_barew" | cut -d' ' -f2)
 an_cpu=${b_an%% *}
 rep_cpu=${b_rep%% *}
 
@@ -78,6 +93,11 @@ row "analyze --decisions FILE.zst" "$b_zst" "$an_cpu" "analyze"
 row "analyze --decisions FILE.gz" "$b_gz" "$an_cpu" "analyze"
 row "explain --wakeup 10" "$b_ex1" "$an_cpu" "analyze" "<= 0.2"
 row "explain --wakeup 30000" "$b_ex2" "$an_cpu" "analyze" "grows with N"
+wrow "bare libtracecmd read (best wall)" "$b_barew" "$bare_wall" "bare read, wall"
+row "analyze --threads 1" "$b_t1" "$bare_cpu" "bare read"
+wrow "analyze --threads 1" "$b_t1" "$bare_wall" "bare read, wall"
+row "analyze --threads 2 (decode thread)" "$b_t2" "$bare_cpu" "bare read"
+wrow "analyze --threads 2 (decode thread)" "$b_t2" "$bare_wall" "bare read, wall" "<= 1.05 wall"
 printf '%-38s %s bytes (.zst %s, .gz %s)\n' "--decisions output" \
 	"$(stat -c %s "$tmp/d.ndjson")" "$(stat -c %s "$tmp/d.ndjson.zst")" \
 	"$(stat -c %s "$tmp/d.ndjson.gz")"

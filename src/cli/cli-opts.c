@@ -16,6 +16,7 @@ enum {
 	OPT_DECISIONS, OPT_IDLE_THRESHOLD, OPT_PID, OPT_AT, OPT_WAKEUP, OPT_JSON, OPT_ROOT_CGROUP,
 	OPT_PROBES_MEASURE, OPT_CGROUP_WEIGHT, OPT_TIME, OPT_COMM, OPT_CPU, OPT_SVG, OPT_PNG,
 	OPT_WINDOW, OPT_PERFETTO, OPT_FORMAT, OPT_QUIET, OPT_FROM, OPT_TIMEOUT, OPT_BUFFER,
+	OPT_THREADS,
 };
 
 struct opt_desc {
@@ -84,6 +85,10 @@ static const struct opt_desc opts[] = {
 	  "                     a track per CPU, each placement annotated, wakeup flows" },
 	{ { "format", required_argument, NULL, OPT_FORMAT }, SR_O_FORMAT,
 	  "--format F           text or json (default: text on a terminal, JSON otherwise)" },
+	{ { "threads", required_argument, NULL, OPT_THREADS }, SR_O_RUN,
+	  "--threads N          1: read in one thread; 2: decode the trace on a second thread\n"
+	  "                     while the first rebuilds the state (the same output; more\n"
+	  "                     than 2 uses 2); default 2 when the process may use 2 CPUs" },
 	{ { "quiet", no_argument, NULL, OPT_QUIET }, SR_O_RUN,
 	  "--quiet              no progress line on stderr (shown on a terminal for long runs)" },
 	{ { "jobs", required_argument, NULL, 'j' }, SR_O_BATCH,
@@ -285,6 +290,11 @@ static int take(const struct sr_cli *cli, int c, const char *arg, struct sr_run_
 		return 0;
 	case OPT_BUFFER:
 		o->buffer = arg;
+		return 0;
+	case OPT_THREADS:
+		if (parse_i64(arg, 1, 1024, &v))
+			return bad(cli, "--threads", "1..1024", arg);
+		o->threads = (int)v;
 		return 0;
 	case OPT_POLICY:
 		if (o->nr_policies >= SR_MAX_POLICIES)

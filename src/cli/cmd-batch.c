@@ -362,6 +362,20 @@ static void options_string(struct sr_batch *b)
 	}
 }
 
+/*
+ * --threads of each trace's process, unless given.  Workers are processes,
+ * each with its own pass: with at least as many at work as CPUs, every CPU
+ * already runs a pass, and a decode thread in each would only add the
+ * ring's handoffs and two threads a CPU; with fewer (-j 1, a short list),
+ * the decode threads take the CPUs left idle.
+ */
+static int worker_threads(const struct batch_run *br)
+{
+	size_t busy = br->nr < (size_t)br->jobs ? br->nr : (size_t)br->jobs;
+
+	return busy >= (size_t)sr_cpus_allowed() ? 1 : 0;
+}
+
 static int setup(const struct sr_cli *cli, struct batch_run *br, int argc, char **argv)
 {
 	struct sr_cli_out out;
@@ -388,6 +402,8 @@ static int setup(const struct sr_cli *cli, struct batch_run *br, int argc, char 
 	if (!br->nr)
 		return sr_cli_error(cli, SR_EXIT_BAD_INPUT, "batch needs traces: TRACE... or "
 				    "--from LIST (see --help)");
+	if (!br->b.run.threads)
+		br->b.run.threads = worker_threads(br);
 	options_string(&br->b);
 	for (size_t i = 0; i < br->nr; i++)
 		sr_batch_item_init(&br->b, &br->items[i]);

@@ -8,9 +8,12 @@
  * library, which means the file is corrupt; exit 1 and a plea to report it
  * when it died in our code — and never lets a raw signal reach the user.
  * The reader tells where it was through a page shared with the parent
- * (struct sr_trace_watch), so no signal handler and no global is needed.
- * A corrupt header can also send libtracecmd into an endless loop: a
- * library call that makes no progress for STUCK_SECONDS ends the same way.
+ * (struct sr_trace_watch).  With a decode thread (src/ingest/trace-pipe.c)
+ * the thread that crashed need not be the one in the library: a handler
+ * writes the crashing thread's id into the page, and the parent blames
+ * the file only when that thread is the library's.  A corrupt header can
+ * also send libtracecmd into an endless loop: a library call that makes no
+ * progress for STUCK_SECONDS ends the same way.
  */
 #define _GNU_SOURCE		/* strsignal */
 #include <errno.h>
@@ -22,6 +25,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include "cli.h"
 
@@ -37,26 +41,97 @@ struct sr_guard {
 	char path[PATH_MAX];		/* the trace it opened last */
 };
 
+static const int crashes[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS, SIGTRAP };
+
 static bool crash_signal(int sig)
 {
-	return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
-	       sig == SIGABRT || sig == SIGSYS || sig == SIGTRAP;
+	for (size_t i = 0; i < SR_ARRAY_SIZE(crashes); i++)
+		if (sig == crashes[i])
+			return true;
+	return false;
+}
+
+/*
+ * The crash handler's stack (a stack overflow still runs it), headed by
+ * where to write: a handler gets no argument, and this keeps it free of
+ * globals.  Only the command's own thread has it; the decode thread runs
+ * the handler on its stack, finds no header and leaves fault_tid 0, which
+ * the parent reads as "the thread in the library" when one was there.
+ */
+#define ALT_HEAD	64
+#define ALT_SIZE	(64 * 1024)
+
+/* Async-signal-safe only: note the thread, then die of @sig as if never caught. */
+static void on_crash(int sig)
+{
+	const struct sigaction dfl = { .sa_handler = SIG_DFL };
+	stack_t ss;
+
+	if (!sigaltstack(NULL, &ss) && (ss.ss_flags & SS_ONSTACK)) {
+		struct sr_trace_watch *w = *(struct sr_trace_watch **)((char *)ss.ss_sp - ALT_HEAD);
+
+		w->fault_tid = (int)syscall(SYS_gettid);
+	}
+	sigaction(sig, &dfl, NULL);
+	raise(sig);	/* blocked in here: fatal on return, as is a fault's re-run */
+}
+
+/* A crash is the parent's to report, even under a sanitizer: no handler but ours. */
+static void default_crashes(void)
+{
+	for (size_t i = 0; i < SR_ARRAY_SIZE(crashes); i++)
+		signal(crashes[i], SIG_DFL);
+}
+
+/* The handler and its stack; NULL without them (then fault_tid stays 0). */
+static void *catch_crashes(struct sr_trace_watch *w)
+{
+	struct sigaction sa = { .sa_handler = on_crash, .sa_flags = SA_ONSTACK };
+	char *alt = mmap(NULL, ALT_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			 -1, 0);
+	stack_t ss = { .ss_size = ALT_SIZE - ALT_HEAD };
+
+	default_crashes();
+	if (alt == MAP_FAILED)
+		return NULL;
+	*(struct sr_trace_watch **)alt = w;
+	ss.ss_sp = alt + ALT_HEAD;
+	if (sigaltstack(&ss, NULL)) {
+		munmap(alt, ALT_SIZE);
+		return NULL;
+	}
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < SR_ARRAY_SIZE(crashes); i++)
+		sigaction(crashes[i], &sa, NULL);
+	return alt;
+}
+
+static void uncatch_crashes(void *alt)
+{
+	const stack_t off = { .ss_flags = SS_DISABLE };
+
+	default_crashes();
+	if (!alt)
+		return;
+	sigaltstack(&off, NULL);
+	munmap(alt, ALT_SIZE);
 }
 
 static int child(struct sr_cli *cli, struct sr_guard *g, const struct sr_cmd *cmd, int argc,
 		 char **argv, const sigset_t *mask)
 {
-	static const int crashes[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	void *alt;
+	int ret;
 
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	/* a crash is the parent's to report, even under a sanitizer */
-	for (size_t i = 0; i < SR_ARRAY_SIZE(crashes); i++)
-		signal(crashes[i], SIG_DFL);
+	alt = catch_crashes(&g->watch);
 	cli->watch = &g->watch;
 	cli->watched_path = g->path;
 	cli->watched_path_size = sizeof(g->path);
-	return cmd->fn(cli, argc, argv);
+	ret = cmd->fn(cli, argc, argv);
+	uncatch_crashes(alt);
+	return ret;
 }
 
 /* Where the reader was, for the message. */
@@ -109,6 +184,15 @@ static int wait_child(pid_t pid, const struct sr_guard *g, int *status, bool *st
 	}
 }
 
+/*
+ * The file's fault: the crash came while the reader was in the library, in
+ * the thread that was there (or one that could not say: fault_tid 0).
+ */
+static bool library_crash(const struct sr_trace_watch *w)
+{
+	return w->in_library && (!w->fault_tid || w->fault_tid == w->lib_tid);
+}
+
 static int report_death(const struct sr_cli *cli, const struct sr_guard *g, int sig, bool stuck)
 {
 	const char *path = g->path[0] ? g->path : "the trace";
@@ -127,7 +211,7 @@ static int report_death(const struct sr_cli *cli, const struct sr_guard *g, int 
 	if (!crash_signal(sig))
 		return 128 + sig;
 	where(g, at, sizeof(at));
-	if (g->watch.in_library)
+	if (library_crash(&g->watch))
 		return sr_cli_error(cli, SR_EXIT_BAD_INPUT, "%s: corrupt trace: the trace library "
 				    "(libtracecmd/libtraceevent) crashed (%s) %s; nothing was "
 				    "analysed (see docs/known-issues.md)", path, strsignal(sig), at);

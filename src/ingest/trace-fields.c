@@ -277,7 +277,7 @@ static void fill_probe(const struct sr_trace *t, const struct tep_record *rec,
 	ev->cgroup_id = rd_int(t, rec, &f[F_CGROUP_ID], -1);
 }
 
-void sr_tr_fill_event(struct sr_trace *t, struct tep_record *rec, struct sr_event *ev)
+bool sr_tr_fill_event(struct sr_trace *t, struct tep_record *rec, struct sr_event *ev)
 {
 	const struct fplan *f = t->slot[ev->type].f;
 	long long v;
@@ -302,11 +302,10 @@ void sr_tr_fill_event(struct sr_trace *t, struct tep_record *rec, struct sr_even
 	else
 		rd_comm(rec, &f[F_COMM], ev->comm);
 	rd_comm(rec, ev->type == SR_EV_FORK ? &f[F_CHILD_COMM] : &f[F_NEXT_COMM], ev->next_comm);
-	if (!sr_utf8_valid(ev->comm) || !sr_utf8_valid(ev->next_comm))
-		t->info.bad_utf8++;
 	if (ev->type == SR_EV_SWITCH && rd_num(t, rec, &f[F_PREV_STATE], &v)) {
 		ev->prev_state_raw = v;
 		ev->prev_state = decode_state(t, rec, v);
 	}
+	return !sr_utf8_valid(ev->comm) || !sr_utf8_valid(ev->next_comm);
 }
 

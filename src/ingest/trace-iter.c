@@ -7,6 +7,11 @@
  * kept: a CPU whose next record follows lost events is inside a lost window
  * from its last record on, and the records other CPUs deliver meanwhile
  * say so (struct sr_event lost_open_after / lost_closed_before).
+ *
+ * The pass only reads: what struct sr_trace_info counts of the records is
+ * counted as each one is consumed (sr_tr_consume()), so that the counts
+ * never run ahead of the events the caller has seen, whether the records
+ * are consumed at once or by another thread (trace-pipe.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,8 +25,7 @@ struct iter {
 	uint64_t *open_after;		/* per CPU: where its open window starts, UINT64_MAX none */
 	int nr_open;
 	uint64_t min_open_after, closed_before;
-	sr_event_fn fn;
-	void *data;
+	struct sr_tr_sink *sink;
 };
 
 /* ------------------------------------------------------------ the heap */
@@ -101,25 +105,53 @@ static void window_close(struct iter *it, int cpu, uint64_t before)
 			it->min_open_after = it->open_after[c];
 }
 
-static void note_lost(const struct sr_trace *t, struct sr_cpu_ingest *c,
-		      const struct tep_record *rec)
+static void note_lost(const struct sr_trace_info *info, struct sr_cpu_ingest *c,
+		      const struct sr_event *ev)
 {
 	uint64_t after = c->records ? c->last_ts : 0;
-	uint64_t from = after ? after : t->info.first_ts;
+	uint64_t from = after ? after : info->first_ts;
 
 	if (c->lost_windows < SR_MAX_LOST_WINDOWS) {
 		struct sr_lost_window *w = &c->win[c->lost_windows];
 
 		w->after = after;
-		w->before = rec->ts;
-		w->count = rec->missed_events > 0 ? rec->missed_events : -1;
+		w->before = ev->ts;
+		w->count = ev->missed_before > 0 ? ev->missed_before : -1;
 	}
 	c->lost_windows++;
-	c->lost_ns += rec->ts > from ? rec->ts - from : 0;
-	if (rec->missed_events > 0)
-		c->lost += rec->missed_events;
+	c->lost_ns += ev->ts > from ? ev->ts - from : 0;
+	if (ev->missed_before > 0)
+		c->lost += ev->missed_before;
 	else
 		c->lost_unknown = true;
+}
+
+/* ------------------------------------------------------------ the counts */
+
+static void account(struct sr_trace_info *info, const struct sr_tr_item *it)
+{
+	const struct sr_event *ev = &it->ev;
+	struct sr_cpu_ingest *c = &info->cpu[ev->cpu];
+
+	if (ev->missed_before)
+		note_lost(info, c, ev);
+	if (!c->records)
+		c->first_ts = ev->ts;
+	c->last_ts = ev->ts;
+	c->records++;
+	if (!info->first_ts || ev->ts < info->first_ts)
+		info->first_ts = ev->ts;
+	if (ev->ts > info->last_ts)
+		info->last_ts = ev->ts;
+	info->events[ev->type]++;
+	info->events_no_format += !!(it->flags & SR_TR_NO_FORMAT);
+	info->bad_utf8 += !!(it->flags & SR_TR_BAD_UTF8);
+}
+
+int sr_tr_consume(struct sr_trace *t, const struct sr_tr_item *it, sr_event_fn fn, void *data)
+{
+	account(&t->info, it);
+	return it->flags & SR_TR_DELIVER ? fn(&it->ev, data) : 0;
 }
 
 /* ------------------------------------------------------------ the pass */
@@ -134,54 +166,45 @@ static struct tep_record *peek(struct iter *it, int cpu)
 	return rec;
 }
 
-static void account(struct sr_trace *t, struct sr_cpu_ingest *c, const struct tep_record *rec)
-{
-	if (rec->missed_events)
-		note_lost(t, c, rec);
-	if (!c->records)
-		c->first_ts = rec->ts;
-	c->last_ts = rec->ts;
-	c->records++;
-	if (!t->info.first_ts || rec->ts < t->info.first_ts)
-		t->info.first_ts = rec->ts;
-	if (rec->ts > t->info.last_ts)
-		t->info.last_ts = rec->ts;
-}
-
+/* Decode @rec into the sink's item and hand it over. */
 static int deliver(struct iter *it, struct tep_record *rec, int cpu)
 {
 	struct sr_trace *t = it->t;
-	struct sr_event ev;
+	struct sr_tr_item *item = it->sink->item;
+	struct sr_event *ev = &item->ev;
 
-	account(t, &t->info.cpu[cpu], rec);
-	memset(&ev, 0, sizeof(ev));
-	ev.type = sr_tr_record_type(t, rec);
-	if (ev.type == SR_EV_NR) {
-		t->info.events_no_format++;
-		ev.type = SR_EV_OTHER;
+	memset(ev, 0, sizeof(*ev));
+	item->flags = 0;
+	ev->type = sr_tr_record_type(t, rec);
+	if (ev->type == SR_EV_NR) {
+		item->flags |= SR_TR_NO_FORMAT;
+		ev->type = SR_EV_OTHER;
 	}
-	ev.cpu = cpu;
-	ev.ts = rec->ts;
-	ev.missed_before = rec->missed_events;
-	ev.lost_open = it->nr_open;
-	ev.lost_open_after = it->min_open_after;
-	ev.lost_closed_before = it->closed_before;
-	t->info.events[ev.type]++;
+	ev->cpu = cpu;
+	ev->ts = rec->ts;
+	ev->missed_before = rec->missed_events;
+	ev->lost_open = it->nr_open;
+	ev->lost_open_after = it->min_open_after;
+	ev->lost_closed_before = it->closed_before;
 	if (t->watch) {
 		t->watch->records++;
 		t->watch->ts = rec->ts;
 	}
-	if (ev.type != SR_EV_OTHER)
-		sr_tr_fill_event(t, rec, &ev);
-	else if (!rec->missed_events)
-		return 0;	/* unrelated event: counted, not delivered */
-	return it->fn(&ev, it->data);
+	if (ev->type != SR_EV_OTHER) {
+		if (sr_tr_fill_event(t, rec, ev))
+			item->flags |= SR_TR_BAD_UTF8;
+		item->flags |= SR_TR_DELIVER;
+	} else if (rec->missed_events) {
+		item->flags |= SR_TR_DELIVER;	/* an unrelated event, for the gap before it */
+	}
+	return it->sink->put(it->sink);
 }
 
 /* Deliver @cpu's next record, then look at the one after it. */
 static int step(struct iter *it, int cpu)
 {
 	struct tep_record *rec;
+	uint64_t ts;
 	int ret;
 
 	sr_tr_lib_enter(it->t, cpu);
@@ -193,6 +216,7 @@ static int step(struct iter *it, int cpu)
 	}
 	if (it->open_after[cpu] != UINT64_MAX)
 		window_close(it, cpu, rec->ts);
+	ts = rec->ts;
 	ret = deliver(it, rec, cpu);
 	tracecmd_free_record(rec);
 	it->next[cpu] = peek(it, cpu);
@@ -201,7 +225,7 @@ static int step(struct iter *it, int cpu)
 		return ret;
 	}
 	if (it->next[cpu]->missed_events)
-		window_open(it, cpu, it->t->info.cpu[cpu].last_ts);
+		window_open(it, cpu, ts);	/* lost after the record just read */
 	sift_down(it, 0);
 	return ret;
 }
@@ -229,9 +253,9 @@ static int iter_init(struct iter *it, struct sr_trace *t)
 	return 0;
 }
 
-int sr_trace_iterate(struct sr_trace *t, sr_event_fn fn, void *data, struct sr_err *err)
+int sr_tr_pass(struct sr_trace *t, struct sr_tr_sink *sink, struct sr_err *err)
 {
-	struct iter it = { .fn = fn, .data = data };
+	struct iter it = { .sink = sink };
 	int ret = iter_init(&it, t);
 
 	if (ret)

@@ -2,7 +2,8 @@
 /*
  * Private to src/ingest: the reader's state, shared by trace.c (opening,
  * metadata), trace-fields.c (decoding records), trace-buffer.c (which
- * buffer of the file to read) and trace-iter.c (the pass in time order).
+ * buffer of the file to read), trace-iter.c (the pass in time order) and
+ * trace-pipe.c (the pass on a thread of its own).
  */
 #ifndef SR_TRACE_PRIV_H
 #define SR_TRACE_PRIV_H
@@ -50,6 +51,7 @@ struct sr_trace {
 	int ps_n;
 	struct trace_seq seq;
 	struct sr_trace_watch *watch;	/* NULL: nobody watches */
+	int threads;			/* struct sr_trace_opts */
 };
 
 /* Around every call into libtracecmd: a crash there is the library's (trace.h). */
@@ -68,12 +70,34 @@ static inline void sr_tr_lib_leave(struct sr_trace *t)
 		t->watch->in_library = 0;
 }
 
+/* Make the calling thread the one the watch says calls the library (trace-pipe.c). */
+void sr_tr_lib_thread(struct sr_trace *t);
+
+/* One record of the pass: its event, and what struct sr_trace_info counts of it. */
+enum { SR_TR_DELIVER = 1, SR_TR_NO_FORMAT = 2, SR_TR_BAD_UTF8 = 4 };
+
+struct sr_tr_item {
+	struct sr_event ev;		/* type, cpu, ts, missed_before always set */
+	unsigned int flags;		/* SR_TR_*; without DELIVER only counted */
+};
+
+/* Where the pass puts the records: it fills *@item, then put() takes it (and may move @item). */
+struct sr_tr_sink {
+	struct sr_tr_item *item;
+	int (*put)(struct sr_tr_sink *s);
+};
+
+/* trace-iter.c: every record in time order into @sink; 0, -errno, or put()'s non-zero return. */
+int sr_tr_pass(struct sr_trace *t, struct sr_tr_sink *sink, struct sr_err *err);
+/* Count @it in t->info, then hand its event to @fn when it is delivered. */
+int sr_tr_consume(struct sr_trace *t, const struct sr_tr_item *it, sr_event_fn fn, void *data);
+
 /* trace-fields.c */
 void sr_tr_resolve_events(struct sr_trace *t);
 int sr_tr_build_type_map(struct sr_trace *t);
 enum sr_ev_type sr_tr_record_type(const struct sr_trace *t, const struct tep_record *rec);
-/* Decode @rec into @ev (type, cpu and ts already set). */
-void sr_tr_fill_event(struct sr_trace *t, struct tep_record *rec, struct sr_event *ev);
+/* Decode @rec into @ev (type, cpu and ts already set); true: a comm is not valid UTF-8. */
+bool sr_tr_fill_event(struct sr_trace *t, struct tep_record *rec, struct sr_event *ev);
 
 /* trace-pages.c: every page header of an uncompressed file, from each CPU's first record. */
 int sr_tr_check_pages(struct sr_trace *t, const uint64_t *first_off, const char *path,

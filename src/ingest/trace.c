@@ -327,6 +327,8 @@ int sr_trace_open_opts(struct sr_trace **out, const struct sr_trace_opts *o, str
 	if (!t)
 		return sr_err_set(err, -ENOMEM, "out of memory");
 	t->watch = o->watch;
+	t->threads = o->threads;
+	sr_tr_lib_thread(t);
 	ret = open_file(t, o->path, err);
 	if (!ret)
 		ret = describe(t, o, err);

@@ -306,7 +306,8 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 
 int sr_run_open(struct sr_run *r, const struct sr_run_opts *o, struct sr_err *err)
 {
-	const struct sr_trace_opts to = { .path = o->path, .buffer = o->buffer, .watch = o->watch };
+	const struct sr_trace_opts to = { .path = o->path, .buffer = o->buffer, .watch = o->watch,
+					  .threads = o->threads };
 	int ret;
 
 	memset(r, 0, sizeof(*r));
