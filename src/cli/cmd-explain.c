@@ -12,7 +12,9 @@ static void explain_usage(FILE *f)
 	fprintf(f, "usage: schedreplay explain TRACE (--pid P --at T | --wakeup N) [options]\n\n"
 		   "The placement of P nearest to T (a wakeup, fork or exec; or placement N):\n"
 		   "the CPUs that mattered, each policy's checks in kernel order with the\n"
-		   "numbers compared, the kernel's actual choice, and what happened next.\n\n");
+		   "numbers compared, the kernel's actual choice, and what happened next.\n"
+		   "It reads in one thread unless --threads says otherwise: it stops where its\n"
+		   "answer is complete, and a decode thread would read past that point.\n\n");
 	sr_cli_opts_help(f, EXPLAIN_OPTS);
 }
 
@@ -86,6 +88,13 @@ int sr_cmd_explain(const struct sr_cli *cli, int argc, char **argv)
 		return sr_cli_error(cli, SR_EXIT_BAD_INPUT,
 				    "explain needs --pid P --at T, or --wakeup N");
 	o.an.mode = SR_MODE_EXPLAIN;
+	/*
+	 * explain stops at the record its answer needs; a decode thread reads
+	 * up to a ring ahead, into a part of the file the answer does not need
+	 * (a corrupt page there would fail an explain one thread answers).
+	 */
+	if (!o.threads)
+		o.threads = 1;
 	if (o.an.explain_index && (ret = first_pass(cli, &o)))
 		return ret;
 	ret = sr_cli_run_progress(cli, &o, out.progress, &r);
