@@ -247,11 +247,13 @@ int sr_run_build_report(struct sr_run *r, json_t **out, struct sr_err *err)
 	int ret;
 
 	*out = NULL;
-	rep = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:I}, s:o}",
+	rep = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:{s:I, s:o}, s:o, s:{s:I, s:I, s:I}, s:o}",
 			"schema", SR_SCHEMA, "version", SR_VERSION,
 			"trace", trace_json(r), "topology", topology_json(r),
 			"wakeups", wakeups_json(&r->state.wc),
 			"probes", probes_json(r),
+			"ticks", "late_ns", (json_int_t)r->state.tick_late_ns,
+			"ipi_delivery", sr_hist_json(&r->state.ipi_late),
 			"task_groups", groups_json(&r->state),
 			"cache_hot", "placed_hot", (json_int_t)r->state.wc.placed_hot,
 			"affine_hot", (json_int_t)r->state.wc.affine_hot,
