@@ -157,7 +157,7 @@ void sr_st_cpu_pelt(struct sr_state *s, int cpu, uint64_t now)
 	if (!c->pelt_ts || now > c->pelt_ts)
 		c->pelt_ts = now;
 	if (k_stale(s, cpu, now)) {
-		/* a tick has run since: it applied the removals too */
+		/* a tick has run since: it applied what left before it */
 		rq->load_avg = round_pos(c->load_avg - c->removed_load + left_since_tick(s, c, now));
 		rq->runnable_load_avg = round_pos(c->runnable_avg);
 		rq->util_avg = round_pos(c->util_avg - c->removed_util);
