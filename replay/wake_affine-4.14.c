@@ -229,10 +229,6 @@ static void dep_weight(const struct sr_wake_ctx *ctx, struct sr_decision *d)
 }
 
 /*
- * The sync shortcut and subtraction shared by both forms.  Returns true when
- * current alone outweighs this CPU (affine at once); else *this_load is reduced.
- */
-/*
  * The four loads the weight test reads are the state's PELT estimates:
  * each may be off by ctx->load_error_pct either way (measured against the
  * kernel's own numbers on probe traces: probes.cpu_load_error).  Since the
@@ -242,124 +238,121 @@ static void dep_weight(const struct sr_wake_ctx *ctx, struct sr_decision *d)
  * holds a point where the kernel answers the other way.
  */
 struct wa_in {
-	double this_load, cur_load, task_load, prev_load;	/* cur_load 0 without sync */
-	double bias, wa_bias100, cap_this, cap_prev;
-	bool sync, le;
+	unsigned long this_load, cur_load, task_load, prev_load;	/* cur_load 0 without sync */
+	unsigned long cap_this, cap_prev;
+	unsigned int bias;		/* 100 + (imbalance_pct - 100) / 2, or 1 without WA_BIAS */
+	bool wa_bias, sync, le;
 };
 
-/* affine at a point of the box, in the kernel's order of tests */
+/* affine at a point of the box, in the kernel's order of tests (ties: see wa_weight_eff()) */
 static bool wa_affine_at(const struct wa_in *in, double tl, double cl, double kl, double pl)
 {
 	double te, pe;
 
 	if (in->sync && cl > tl)
 		return true;
-	te = (tl - cl + kl) * in->wa_bias100 * in->cap_prev;
-	pe = (pl - kl) * in->bias * in->cap_this;
-	if (in->sync && !in->le)
-		return te <= pe;
-	return in->le ? te <= pe : te < pe;
+	te = (tl - cl + kl) * (in->wa_bias ? 100.0 : 1.0) * (double)in->cap_prev;
+	pe = (pl - kl) * (double)in->bias * (double)in->cap_this;
+	return in->le || in->sync ? te <= pe : te < pe;
 }
 
 static void dep_weight_band(const struct wa_in *in, bool affine, unsigned int pct,
 			    struct sr_decision *d)
 {
 	double up = 1.0 + pct / 100.0, dn = 1.0 / up;
+	double tl = (double)in->this_load, cl = (double)in->cur_load;
+	double kl = (double)in->task_load, pl = (double)in->prev_load;
 	bool other;
 
 	if (!pct)
 		return;
 	/* the corner that favours the other answer: it moves each input one way */
 	if (affine)
-		other = !wa_affine_at(in, in->this_load * up, in->cur_load * dn,
-				      in->task_load * up, in->prev_load * dn);
+		other = !wa_affine_at(in, tl * up, cl * dn, kl * up, pl * dn);
 	else
-		other = wa_affine_at(in, in->this_load * dn, in->cur_load * up,
-				     in->task_load * dn, in->prev_load * up);
+		other = wa_affine_at(in, tl * dn, cl * up, kl * dn, pl * up);
 	if (other)
 		d->depends |= SR_DEP_LOAD_ESTIMATE;
 }
 
-static bool wa_weight_sync(const struct sr_wake_ctx *ctx, bool sync, int64_t *this_load,
+/*
+ * The sync shortcut and subtraction shared by both forms.  Returns true when
+ * current alone outweighs this CPU (affine at once); else *this_load is reduced.
+ */
+static bool wa_weight_sync(const struct wa_in *in, int this_cpu, int64_t *this_load,
 			   struct sr_decision *d)
 {
-	unsigned long current_load;
 	struct sr_step *s;
 	bool heavier;
 
-	if (!sync)
+	if (!in->sync)
 		return false;
-	current_load = sr_task_h_load_ctx(ctx, ctx->curr, ctx->this_cpu);
 	/* unsigned long vs s64: compared as unsigned, as in the kernel */
-	heavier = current_load > (unsigned long)*this_load;
+	heavier = in->cur_load > (unsigned long)*this_load;
 	s = sr_trail_add(&d->trail, "wake_affine_weight", "current_load > this_eff_load",
-			 heavier ? "this" : "subtract", ctx->this_cpu);
-	sr_step_uval(s, "current_load", current_load);
+			 heavier ? "this" : "subtract", this_cpu);
+	sr_step_uval(s, "current_load", in->cur_load);
 	sr_step_val(s, "this_eff_load", *this_load);
-	*this_load = (int64_t)((uint64_t)*this_load - current_load);
+	*this_load = (int64_t)((uint64_t)*this_load - in->cur_load);
 	return heavier;
 }
 
 /*
  * Both sides of the weight test with the kernel's wrapping s64 arithmetic;
- * @le selects the 4.14 "<=" form (no sync tie-break).  True: affine.
+ * @in->le selects the 4.14 "<=" form (no sync tie-break).  True: affine.
  */
-static bool wa_weight_eff(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
-			  const struct sr_domain *sd, int64_t this_load, bool sync, bool le,
-			  struct sr_decision *d)
+static bool wa_weight_eff(const struct sr_wake_ctx *ctx, const struct wa_in *in,
+			  int64_t this_load, struct sr_decision *d)
 {
 	int this = ctx->this_cpu, prev = ctx->prev_cpu;
-	unsigned long task_load = sr_task_h_load_ctx(ctx, ctx->p, wakee_cpu(ctx));
-	unsigned long prev_load = wa_cpu_load(pol, &ctx->rq[prev]);
-	unsigned int bias = wa_bias(pol, sd);
 	int64_t te, pe;
 	uint64_t t, p;
 	bool affine;
 	struct sr_step *s;
 
-	t = (uint64_t)this_load + task_load;
-	if (pol->knobs.features & SR_F_WA_BIAS)
+	t = (uint64_t)this_load + in->task_load;
+	if (in->wa_bias)
 		t *= 100;
-	t *= ctx->rq[prev].capacity;
-	p = (uint64_t)prev_load - task_load;
-	p *= bias;
-	p *= ctx->rq[this].capacity;
-	if (sync && !le)
+	t *= in->cap_prev;
+	p = (uint64_t)in->prev_load - in->task_load;
+	p *= in->bias;
+	p *= in->cap_this;
+	if (in->sync && !in->le)
 		p += 1;		/* 4.16+: a sync tie goes to the waker's CPU */
 	te = (int64_t)t;
 	pe = (int64_t)p;
-	affine = le ? te <= pe : te < pe;
+	affine = in->le ? te <= pe : te < pe;
 	s = sr_trail_add(&d->trail, "wake_affine_weight",
-			 le ? "this_eff_load <= prev_eff_load" : "this_eff_load < prev_eff_load",
+			 in->le ? "this_eff_load <= prev_eff_load" : "this_eff_load < prev_eff_load",
 			 affine ? "this" : "none", affine ? this : prev);
 	sr_step_val(s, "this_eff_load", te);
 	sr_step_val(s, "prev_eff_load", pe);
 	sr_step_val(s, "this_load", this_load);
-	sr_step_uval(s, "prev_load", prev_load);
-	sr_step_uval(s, "task_load", task_load);
-	sr_step_uval(s, "bias", bias);
-	sr_step_uval(s, "capacity_this", ctx->rq[this].capacity);
-	sr_step_uval(s, "capacity_prev", ctx->rq[prev].capacity);
-	if (pol->knobs.features & SR_F_WA_BIAS)
+	sr_step_uval(s, "prev_load", in->prev_load);
+	sr_step_uval(s, "task_load", in->task_load);
+	sr_step_uval(s, "bias", in->bias);
+	sr_step_uval(s, "capacity_this", in->cap_this);
+	sr_step_uval(s, "capacity_prev", in->cap_prev);
+	if (in->wa_bias)
 		d->depends |= ctx->unknown & SR_DEP_TOPOLOGY;	/* imbalance_pct */
 	return affine;
 }
 
-/* The inputs of the weight test as the state estimates them, for the band. */
+/* The inputs of the weight test, read once: the test and its band use them. */
 static struct wa_in wa_inputs(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 			      const struct sr_domain *sd, bool sync, bool le)
 {
 	int this = ctx->this_cpu, prev = ctx->prev_cpu;
 
 	return (struct wa_in){
-		.this_load = (double)wa_cpu_load(pol, &ctx->rq[this]),
-		.cur_load = sync ? (double)sr_task_h_load_ctx(ctx, ctx->curr, this) : 0.0,
-		.task_load = (double)sr_task_h_load_ctx(ctx, ctx->p, wakee_cpu(ctx)),
-		.prev_load = (double)wa_cpu_load(pol, &ctx->rq[prev]),
+		.this_load = wa_cpu_load(pol, &ctx->rq[this]),
+		.cur_load = sync ? sr_task_h_load_ctx(ctx, ctx->curr, this) : 0,
+		.task_load = sr_task_h_load_ctx(ctx, ctx->p, wakee_cpu(ctx)),
+		.prev_load = wa_cpu_load(pol, &ctx->rq[prev]),
+		.cap_this = ctx->rq[this].capacity,
+		.cap_prev = ctx->rq[prev].capacity,
 		.bias = wa_bias(pol, sd),
-		.wa_bias100 = pol->knobs.features & SR_F_WA_BIAS ? 100.0 : 1.0,
-		.cap_this = (double)ctx->rq[this].capacity,
-		.cap_prev = (double)ctx->rq[prev].capacity,
+		.wa_bias = pol->knobs.features & SR_F_WA_BIAS,
 		.sync = sync, .le = le,
 	};
 }
@@ -367,20 +360,21 @@ static struct wa_in wa_inputs(const struct sr_policy *pol, const struct sr_wake_
 static int wa_weight(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		     const struct sr_domain *sd, bool sync, struct sr_decision *d, bool le)
 {
-	int64_t this_load = (int64_t)wa_cpu_load(pol, &ctx->rq[ctx->this_cpu]);
 	struct wa_in in;
+	int64_t this_load;
 	bool affine;
 
 	if (!sd)
 		return SR_WA_NONE;
 	dep_weight(ctx, d);
 	in = wa_inputs(pol, ctx, sd, sync, le);
-	if (wa_weight_sync(ctx, sync, &this_load, d)) {
+	this_load = (int64_t)in.this_load;
+	if (wa_weight_sync(&in, ctx->this_cpu, &this_load, d)) {
 		dep_weight_band(&in, true, ctx->load_error_pct, d);
 		d->decided_by = SR_BY_SYNC;
 		return ctx->this_cpu;
 	}
-	affine = wa_weight_eff(pol, ctx, sd, this_load, sync, le, d);
+	affine = wa_weight_eff(ctx, &in, this_load, d);
 	dep_weight_band(&in, affine, ctx->load_error_pct, d);
 	d->decided_by = SR_BY_WEIGHT;
 	return affine ? ctx->this_cpu : SR_WA_NONE;

@@ -389,8 +389,7 @@ static int setup(const struct sr_cli *cli, struct batch_run *br, int argc, char 
 		return sr_cli_error(cli, SR_EXIT_BAD_INPUT, "batch needs -o DIR (see --help)");
 	br->b.dir = out.path;
 	br->b.topology = br->b.run.topology;
-	br->jobs = out.jobs ? out.jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	br->jobs = br->jobs > 0 ? br->jobs : 1;
+	br->jobs = out.jobs ? out.jobs : sr_cpus_allowed();
 	br->timeout_s = out.timeout_s;
 	br->json = out.json;
 	br->progress = !out.json && isatty(STDERR_FILENO);

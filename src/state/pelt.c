@@ -87,11 +87,17 @@ static bool k_stale(const struct sr_state *s, int cpu, uint64_t now)
 static double left_since_tick(const struct sr_state *s, const struct sr_cpu_state *c,
 			      uint64_t now)
 {
+	unsigned int n = c->left_head < SR_LEFT_RING ? c->left_head : SR_LEFT_RING;
 	double sum = 0;
 
-	for (int i = 0; i < SR_LEFT_RING; i++)
-		if (c->left[i].ts && now - c->left[i].ts < s->tick_late_ns)
-			sum += c->left[i].load;
+	/* newest first: the ring is in time order, so the first too old ends it */
+	for (unsigned int i = 1; i <= n; i++) {
+		const struct sr_left *l = &c->left[(c->left_head - i) % SR_LEFT_RING];
+
+		if (now - l->ts >= s->tick_late_ns)
+			break;
+		sum += l->load;
+	}
 	return sum;
 }
 

@@ -168,7 +168,7 @@ struct sr_task *sr_st_waker(struct sr_state *s, int pid, int cpu);
 int sr_st_infer_before(struct sr_state *s, const struct sr_event *ev);
 int sr_st_infer_after(struct sr_state *s, const struct sr_event *ev);
 
-/* switch.c */
+/* pelt.c, runqueue.c */
 void sr_st_cpu_pelt(struct sr_state *s, int cpu, uint64_t now);
 void sr_st_cpu_advance_all(struct sr_state *s);
 void sr_st_task_avgs(struct sr_task *t);
@@ -180,6 +180,8 @@ void sr_st_blocked_refresh(struct sr_state *s);
 void sr_st_cpu_left(struct sr_state *s, int cpu, double load);
 /* A wakeup queued on another CPU's wakelist at @waking_ts arrived there at @ts. */
 void sr_st_ipi_delivered(struct sr_state *s, uint64_t waking_ts, uint64_t ts);
+
+/* switch.c */
 void sr_st_delayed_mark(struct sr_state *s, struct sr_task *t, int cpu);
 void sr_st_delayed_clear(struct sr_state *s, struct sr_task *t);
 int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev);
