@@ -96,6 +96,23 @@ static int ex_placement(struct sr_analysis *a, const struct sr_wake_ctx *ctx,
 	return 0;
 }
 
+/*
+ * The replay at the placement could not yet tell whether a wakeup in
+ * flight elsewhere came first; the state settled it by the wakeup (its
+ * brief keeps SR_DEP_CONCURRENT only then): the trail's answers follow.
+ */
+static void settle_concurrent(struct sr_explain_cand *c, const struct sr_wakeup *w, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (w->dec && i < w->nr_dec && (w->dec[i].depends & SR_DEP_CONCURRENT))
+			continue;
+		for (int k = 0; k < c->nr_dec[i]; k++) {
+			c->dec[i][k].depends &= ~(unsigned int)SR_DEP_CONCURRENT;
+			c->dec[i][k].determined = c->dec[i][k].depends == 0;
+		}
+	}
+}
+
 static int ex_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 {
 	const struct sr_view *v = a->view;
@@ -119,6 +136,8 @@ static int ex_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 	      (w->cls == SR_W_PLACED || w->kind != SR_WAKE_TTWU)))
 		(*slot)->has_ctx = false;
 	c = *slot;
+	if (c->has_ctx)
+		settle_concurrent(c, w, v->nr_policies);
 	*slot = e->best;
 	e->best = c;
 	(*slot)->has_ctx = false;

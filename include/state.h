@@ -187,6 +187,8 @@ enum sr_dep {
 	SR_DEP_DECISION_TIME	= 1 << 14,	/* an exec whose sched_exec() ran at a moment the
 						 * trace does not show, the runqueues changing
 						 * meanwhile: replayed at sched_process_exec */
+	SR_DEP_CONCURRENT	= 1 << 15,	/* another wakeup was being enqueued on a CPU it
+						 * read: idle_cpu() may have seen it queued */
 };
 
 /* Everything a model may read about one wakeup. */
@@ -212,6 +214,14 @@ struct sr_wake_ctx {
 	 */
 	unsigned int load_error_pct;
 	bool curr_percpu_kthread;	/* current is a per-CPU kthread (is_per_cpu_kthread()) */
+	/*
+	 * CPUs another wakeup is being enqueued on at this moment (its
+	 * sched_waking seen, its sched_wakeup not yet): the kernel's runqueue
+	 * may already hold it.  NULL or empty: none.  @rq_scratch (nr_cpus
+	 * entries, lent by the caller) holds the what-if's runqueues.
+	 */
+	const struct sr_cpumask *in_flight;
+	struct sr_rq *rq_scratch;
 	/* what-if replays (replay/policy.c): 0 wake_wide() computes, 1 wide, -1 narrow */
 	signed char force_wide;
 	/* rq(this)->wake_avg_idle and wake_stamp (5.13 - 6.6 SIS_PROP), when known */
@@ -411,6 +421,15 @@ struct sr_task {
 	enum sr_wclass pend_cls;
 	int pend_migrations;
 	int pend_ttwu_cpu;		/* CPU whose wakelist we assume holds it, -1 none */
+	int pend_flight_cpu;		/* CPU it is being enqueued on directly, -1 none */
+	/*
+	 * Policies (bit i) whose answer a wakeup in flight elsewhere could
+	 * move, held until the trace shows whether it came first; conc_ts:
+	 * when the placement was replayed; conc_end: its select_task_rq()
+	 * done by then (0: not yet shown).
+	 */
+	uint32_t conc_pols;
+	uint64_t conc_ts, conc_end;
 	bool pend_prev_idle;		/* prev CPU idle at the sched_waking */
 	struct sr_ref pend_ref;		/* the reference model's answer, until the kernel's */
 	/*
@@ -490,6 +509,8 @@ struct sr_cpu_state {
 	double nr_running_ns;		/* ∫ nr_running dt over known time */
 	uint64_t resyncs;		/* queued tasks dropped at an idle switch */
 	unsigned int ttwu_pending;	/* wakeups assumed queued on this CPU's wakelist */
+	unsigned int in_flight;		/* wakeups being enqueued here directly, not yet shown */
+	uint64_t flight_ts;		/* the latest one's sched_waking */
 	struct sr_task idle;		/* the CPU's idle task (pid 0): a waker from irq context */
 	unsigned long root_weight;	/* queued weight of root-group tasks: the root cfs_rq's
 					 * own tasks (group entities are added at placements) */
@@ -620,6 +641,8 @@ struct sr_task_slot {
 	struct sr_task *t;
 };
 
+#define SR_CONC_MAX	64
+
 struct sr_state {
 	struct sr_state_cfg cfg;
 	struct sr_rq *rq;		/* nr_cpus model views */
@@ -657,6 +680,11 @@ struct sr_state {
 	int *llcs;			/* each LLC's first CPU (its llc_id), nr_llcs of them */
 	int nr_llcs;
 	uint64_t rq_changed_ts;		/* the last change of any runqueue (exec.c) */
+	unsigned int nr_in_flight;	/* Σ cpu[].in_flight */
+	struct sr_cpumask flight_mask;	/* the placement's in_flight, filled when any */
+	struct sr_rq *rq_scratch;	/* nr_cpus: the policies' what-if runqueues */
+	struct sr_task *conc[SR_CONC_MAX];	/* placements held by flight.c */
+	int nr_conc;
 };
 
 int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg);

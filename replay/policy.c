@@ -2,6 +2,7 @@
 /* Policy plumbing: trails, the sync fan-out, names for reports. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include "policy.h"
 
 struct sr_step *sr_trail_add(struct sr_trail *t, const char *fn, const char *check,
@@ -131,6 +132,36 @@ static int wide_what_if(const struct sr_policy *pol, const struct sr_wake_ctx *c
 			SR_DEP_WAKEE_FLIPS | SR_DEP_SYNC);
 }
 
+/*
+ * Another wakeup was being enqueued on some CPUs at this moment: replay
+ * with those runqueues holding it (its ttwu_do_activate() done) and, if the
+ * answer moves, the kernel's could have too.
+ */
+static int flight_what_if(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			  struct sr_decision *d)
+{
+	struct sr_wake_ctx c = *ctx;
+	struct sr_decision alt;
+	enum sr_tristate sync;
+	int cpu, ret;
+
+	if (!ctx->in_flight || !ctx->rq_scratch || sr_mask_first(ctx->in_flight) < 0)
+		return 0;
+	memcpy(ctx->rq_scratch, ctx->rq, (size_t)ctx->topo->nr_cpus * sizeof(*ctx->rq));
+	sr_for_each_cpu(cpu, ctx->in_flight)
+		if (cpu < ctx->topo->nr_cpus) {
+			ctx->rq_scratch[cpu].nr_running++;
+			ctx->rq_scratch[cpu].cfs_nr_running++;
+		}
+	c.rq = ctx->rq_scratch;
+	c.in_flight = NULL;
+	sync = ctx->sync != SR_UNKNOWN ? ctx->sync : d->sync_assumed ? SR_YES : SR_NO;
+	ret = decide_once(pol, &c, sync, &alt, true);
+	if (!ret && alt.cpu != d->cpu)
+		d->depends |= SR_DEP_CONCURRENT;
+	return ret;
+}
+
 static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		  struct sr_decision *d, bool quiet)
 {
@@ -169,6 +200,8 @@ static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 out:
 	if (!ret)
 		ret = wide_what_if(pol, ctx, d);
+	if (!ret)
+		ret = flight_what_if(pol, ctx, d);
 	d->depends |= ctx->unknown & (SR_DEP_LOST_EVENTS | SR_DEP_DECISION_TIME);
 	d->determined = d->depends == 0;
 	return ret;
@@ -251,6 +284,7 @@ const char *sr_dep_name(enum sr_dep dep)
 	case SR_DEP_LOAD_ESTIMATE: return "load_estimate";
 	case SR_DEP_WAKEE_FLIPS: return "wakee_flips";
 	case SR_DEP_DECISION_TIME: return "decision_time";
+	case SR_DEP_CONCURRENT: return "concurrent_wakeup";
 	}
 	return "invalid";
 }

@@ -128,6 +128,14 @@ void sr_st_exec_switch_out(struct sr_state *s, struct sr_task *p, const struct s
 int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
 			enum sr_wake_kind kind, int prev, struct sr_brief **dec, unsigned int unknown);
 void sr_st_ttwu_unmark(struct sr_state *s, struct sr_task *p);
+/* flight.c: wakeups being enqueued while another CPU places a task */
+void sr_st_flight_mark(struct sr_state *s, struct sr_task *p, int cpu);
+void sr_st_flight_unmark(struct sr_state *s, struct sr_task *p);
+bool sr_st_flights(struct sr_state *s);
+void sr_st_conc_hold(struct sr_state *s, struct sr_task *p, struct sr_brief *dec,
+		     enum sr_wake_kind kind);
+void sr_st_conc_selected(struct sr_state *s, struct sr_task *p);
+void sr_st_conc_enqueued(struct sr_state *s, struct sr_task *q, bool was_in_flight);
 /* A wakeup completes: ev->target_cpu is the chosen CPU (the task's state is left as it is). */
 int sr_st_emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
 		      bool paired);

@@ -52,6 +52,7 @@ void sr_st_task_reset(struct sr_task *t, int pid, uint64_t now)
 	t->delayed_cpu = -1;
 	t->last_out_cpu = -1;
 	t->pend_ttwu_cpu = -1;
+	t->pend_flight_cpu = -1;
 	t->first_seen = now;
 	t->pelt_ts = now;
 }
@@ -252,6 +253,7 @@ int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg)
 	s->cfg = *cfg;
 	s->tick_late_ns = SR_NSEC_PER_SEC / (uint64_t)cfg->hz;
 	s->rq = calloc(cfg->nr_cpus, sizeof(*s->rq));
+	s->rq_scratch = calloc(cfg->nr_cpus, sizeof(*s->rq_scratch));
 	s->cpu = calloc(cfg->nr_cpus, sizeof(*s->cpu));
 	s->llc = calloc(cfg->nr_cpus, sizeof(*s->llc));
 	s->idle_cores = calloc(cfg->nr_cpus, sizeof(*s->idle_cores));
@@ -264,7 +266,7 @@ int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg)
 	s->llcs = calloc(cfg->nr_cpus, sizeof(*s->llcs));
 	for (int c = 0; s->llc && c < cfg->nr_cpus; c++)
 		s->llc[c].nr_idle_scan = -1;
-	if (!s->rq || !s->cpu || !s->llc || !s->idle_cores || !s->idle_cores_known ||
+	if (!s->rq || !s->rq_scratch || !s->cpu || !s->llc || !s->idle_cores || !s->idle_cores_known ||
 	    !s->llc_idle_core || !s->llc_idle_core_valid ||
 	    !s->one_cpu || !s->nr_idle_scan || !s->nr_idle_scan_ts || !s->llcs ||
 	    sr_pidtab_init(&s->tasks, sizeof(struct sr_task_slot)) ||
@@ -325,6 +327,7 @@ void sr_state_fini(struct sr_state *s)
 	free(s->llc_idle_core);
 	free(s->llc_idle_core_valid);
 	free(s->rq);
+	free(s->rq_scratch);
 	free(s->cpu);
 	free(s->llc);
 	memset(s, 0, sizeof(*s));

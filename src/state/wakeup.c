@@ -44,6 +44,7 @@ void sr_st_ttwu_unmark(struct sr_state *s, struct sr_task *p)
 {
 	int cpu = p->pend_ttwu_cpu;
 
+	sr_st_flight_unmark(s, p);
 	if (cpu < 0)
 		return;
 	p->pend_ttwu_cpu = -1;
@@ -57,11 +58,14 @@ static void ttwu_mark(struct sr_state *s, struct sr_task *p, int waker_cpu, int 
 	const struct sr_rq *rq;
 
 	sr_st_ttwu_unmark(s, p);
-	if (!sr_st_cpu_ok(s, target) || !sr_st_cpu_ok(s, waker_cpu) || target == waker_cpu)
+	if (!sr_st_cpu_ok(s, target) || !sr_st_cpu_ok(s, waker_cpu))
 		return;
 	rq = &s->rq[target];
-	if ((rq->curr_pid || rq->nr_running) && sr_cpus_share_cache(s->cfg.topo, waker_cpu, target))
+	if (target == waker_cpu ||
+	    ((rq->curr_pid || rq->nr_running) && sr_cpus_share_cache(s->cfg.topo, waker_cpu, target))) {
+		sr_st_flight_mark(s, p, target);
 		return;
+	}
 	p->pend_ttwu_cpu = target;
 	s->rq_changed_ts = s->now;
 	s->cpu[target].ttwu_pending++;
@@ -130,7 +134,7 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 	struct sr_wake_ctx ctx = {
 		.now = s->now, .ts = ev->ts, .kind = kind, .this_cpu = ev->cpu, .prev_cpu = prev,
 		.sync = kind == SR_WAKE_TTWU ? SR_UNKNOWN : SR_NO, .p = &pv,
-		.rq = s->rq, .llc = s->llc, .topo = s->cfg.topo,
+		.rq = s->rq, .rq_scratch = s->rq_scratch, .llc = s->llc, .topo = s->cfg.topo,
 		.allowed = p->bound_cpu >= 0 ? &s->one_cpu[p->bound_cpu] : NULL,
 		.in_task = !ev->irq_context,
 		.load_error_pct = SR_LOAD_ERROR_PCT,
@@ -166,6 +170,8 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 	for (int c = 0; c < s->cfg.nr_cpus; c++)
 		if (s->rq[c].uncertain || s->rq[c].idle_unrecorded)
 			ctx.unknown |= SR_DEP_LOST_EVENTS;
+	if (sr_st_flights(s))
+		ctx.in_flight = &s->flight_mask;
 	if (sr_st_met_lost_window(ev, ev->ts))
 		ctx.unknown |= SR_DEP_LOST_EVENTS;
 	if (s->cfg.delayed_dequeue)
@@ -173,6 +179,7 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 	p->pend_guess = ctx.sync_guess;
 	probe_sync(s, p, waker, &ctx);
 	ret = s->cfg.hooks.placement(s->cfg.hooks.data, &ctx, *decp, &ref);
+	sr_st_conc_hold(s, p, *decp, kind);
 	p->pend_ref = ref;
 	sr_st_probe_done(p, waker);
 	return ret;
@@ -230,6 +237,8 @@ int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev)
 		if (!s->cfg.has_select_probe || s->cfg.probes_measure_only)
 			ret = sr_st_place_deferred(s, p);
 	}
+	if (p->pend_ttwu_cpu < 0 && p->pend_flight_cpu < 0)
+		sr_st_flight_mark(s, p, ev->target_cpu);
 	return ret;
 }
 
@@ -329,13 +338,16 @@ int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev)
 {
 	struct sr_task *p = sr_st_task_get(s, ev->pid);
 	int ret = 0;
+	bool flew;
 
 	if (!p)
 		return 0;
 	ret = place_late(s, p);
 	if (ret)
 		return ret;
+	flew = p->pending && p->pend_flight_cpu >= 0;
 	sr_st_ttwu_unmark(s, p);
+	sr_st_conc_enqueued(s, p, flew);
 	sr_st_task_set_prio(s, p, ev->prio);
 	/* ttwu_do_activate() on the target clears its idle_stamp */
 	if (sr_st_cpu_ok(s, ev->target_cpu))
@@ -450,8 +462,9 @@ int sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev)
 		sr_st_idle_stamp(s, ev->dest_cpu, false, ev->ts);
 	if (p->pending) {
 		p->pend_migrations++;
+		sr_st_conc_selected(s, p);
 		/* emitted on the waker's CPU right after selection: now the target is known */
-		if (p->pend_ttwu_cpu >= 0 || p->pend_cls == SR_W_PLACED)
+		if (p->pend_ttwu_cpu >= 0 || p->pend_flight_cpu >= 0 || p->pend_cls == SR_W_PLACED)
 			ttwu_mark(s, p, p->pend_cpu, ev->dest_cpu);
 	}
 	sr_st_task_move(s, p, p->state, ev->dest_cpu);

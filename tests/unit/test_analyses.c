@@ -65,7 +65,38 @@ static void scenario(struct sr_run *r)
 	sr_run_end(r, 10000);
 }
 
-static json_t *run_report(struct sr_run_opts *o)
+/*
+ * Two idle CPUs; 100 and 300 slept on CPU0.  At 5000 CPU0's idle task
+ * wakes 100 there; at 5005, before 100's sched_wakeup, CPU1's wakes 300
+ * (prev CPU0).  The state sees CPU0 idle: prev.  Had 100 been enqueued
+ * already, wake_affine_idle() would pick the idle waker's CPU1.  @first:
+ * 100's sched_wakeup comes before 300's select_task_rq() is shown done (its
+ * migration to CPU1), so the kernel may have seen it; else well after.
+ */
+static void concurrent(struct sr_run *r, bool first)
+{
+	struct sr_event m = E(SR_EV_MIGRATE, first ? 5009 : 5006, 1, 0);
+
+	sw(r, 1000, 0, 0, SR_PS_RUNNING, 100);
+	sw(r, 1000, 1, 0, SR_PS_RUNNING, 200);
+	sw(r, 2000, 0, 100, SR_PS_SLEEPING, 300);
+	sw(r, 2500, 0, 300, SR_PS_SLEEPING, 0);
+	sw(r, 2600, 1, 200, SR_PS_SLEEPING, 0);
+	wake(r, SR_EV_WAKING, 5000, 0, 0, 100, 0);
+	wake(r, SR_EV_WAKING, 5005, 1, 0, 300, 0);
+	if (first)
+		wake(r, SR_EV_WAKEUP, 5008, 0, 0, 100, 0);
+	m.pid = 300;
+	m.orig_cpu = 0;
+	m.dest_cpu = 1;
+	feed(r, m);
+	if (!first)
+		wake(r, SR_EV_WAKEUP, 8000, 0, 0, 100, 0);
+	wake(r, SR_EV_WAKEUP, 8100, 1, 0, 300, 1);
+	sr_run_end(r, 10000);
+}
+
+static json_t *run_report_of(struct sr_run_opts *o, int variant)
 {
 	struct sr_run *r = calloc(1, sizeof(*r));
 	struct sr_err err;
@@ -74,12 +105,20 @@ static json_t *run_report(struct sr_run_opts *o)
 	assert_non_null(r);
 	o->topology = "cpus=2";
 	assert_int_equal(sr_run_init(r, o, &info, &err), 0);
-	scenario(r);
+	if (variant)
+		concurrent(r, variant == 1);
+	else
+		scenario(r);
 	rep = sr_run_report(r);
 	assert_non_null(rep);
 	sr_run_close(r);
 	free(r);
 	return rep;
+}
+
+static json_t *run_report(struct sr_run_opts *o)
+{
+	return run_report_of(o, 0);
 }
 
 static json_int_t I(json_t *o, const char *path)
@@ -146,6 +185,28 @@ static void test_work_conservation(void **state)
 	rep = run_report(&o);
 	assert_int_equal(I(rep, "work_conservation.episodes"), 0);
 	assert_int_equal(I(rep, "work_conservation.shorter_episodes"), 1);
+	json_decref(rep);
+}
+
+/* The whole path: state -> linux-6.18 -> select_task_rq_fair() and back. */
+static void test_concurrent_wakeup(void **state)
+{
+	struct sr_run_opts o = base();
+	json_t *rep = run_report_of(&o, 1);
+
+	/* 300's answer (CPU0) may have been CPU1: undetermined, and why */
+	assert_int_equal(I(rep, "wakeups.placed"), 2);
+	assert_int_equal(I(rep, "divergence.policies.0.undetermined.count"), 1);
+	assert_int_equal(I(rep, "divergence.policies.0.undetermined.depends_on.concurrent_wakeup"),
+			 1);
+	assert_int_equal(I(rep, "divergence.policies.0.determined.match"), 1);	/* 100 */
+	assert_int_equal(I(rep, "divergence.policies.0.determined.miss"), 0);
+	json_decref(rep);
+	/* 100 enqueued after 300's placement was done: the state's view was the kernel's */
+	o = base();
+	rep = run_report_of(&o, 2);
+	assert_int_equal(I(rep, "divergence.policies.0.undetermined.count"), 0);
+	assert_int_equal(I(rep, "divergence.policies.0.determined.miss"), 1);
 	json_decref(rep);
 }
 
@@ -295,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_latency),
 		cmocka_unit_test(test_work_conservation),
 		cmocka_unit_test(test_divergence_and_decisions),
+		cmocka_unit_test(test_concurrent_wakeup),
 		cmocka_unit_test(test_diff),
 		cmocka_unit_test(test_rows),
 	};

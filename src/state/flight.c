@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Wakeups in flight on other CPUs: try_to_wake_up() enqueues a task
+ * (ttwu_do_activate()) a moment before its sched_wakeup, on the waker's own
+ * CPU or on a busy CPU in its LLC (a wakeup through the target's wakelist
+ * is wakeup.c's ttwu_pending).  A placement another CPU makes meanwhile may
+ * have seen that runqueue with the task or without it: idle_cpu() and
+ * nr_running read either.  The trace tells which only afterwards.
+ *
+ * The models replay each placement with the runqueues in flight holding
+ * their task (replay/policy.c); an answer that moves is held here, and
+ * depends on SR_DEP_CONCURRENT only when one of those wakeups' sched_wakeup
+ * comes before the placement's select_task_rq() is shown done (its
+ * sched_migrate_task, or its own sched_wakeup): only then may the enqueue
+ * have come first.
+ */
+#include "state-priv.h"
+
+/*
+ * A sched_waking whose sched_wakeup has not come a millisecond later was
+ * lost, not slow: its CPU no longer counts as in flight.
+ */
+#define FLIGHT_MAX_NS	1000000ULL
+/* sched_migrate_task is emitted by set_task_cpu(), after select_task_rq(): allow clock skew */
+#define SELECT_SLACK_NS	2000ULL
+
+void sr_st_flight_mark(struct sr_state *s, struct sr_task *p, int cpu)
+{
+	if (!sr_st_cpu_ok(s, cpu))
+		return;
+	p->pend_flight_cpu = cpu;
+	s->cpu[cpu].in_flight++;
+	s->cpu[cpu].flight_ts = p->pend_ts;
+	s->nr_in_flight++;
+}
+
+void sr_st_flight_unmark(struct sr_state *s, struct sr_task *p)
+{
+	int cpu = p->pend_flight_cpu;
+
+	if (cpu < 0)
+		return;
+	p->pend_flight_cpu = -1;
+	if (s->cpu[cpu].in_flight) {
+		s->cpu[cpu].in_flight--;
+		s->nr_in_flight--;
+	}
+}
+
+/* The placement's in_flight mask (s->flight_mask): false when no CPU is in flight. */
+bool sr_st_flights(struct sr_state *s)
+{
+	bool any = false;
+
+	if (!s->nr_in_flight)
+		return false;
+	sr_mask_clear(&s->flight_mask);
+	for (int c = 0; c < s->cfg.nr_cpus; c++)
+		if (s->cpu[c].in_flight && s->now - s->cpu[c].flight_ts < FLIGHT_MAX_NS) {
+			sr_mask_set(&s->flight_mask, c);
+			any = true;
+		}
+	return any;
+}
+
+static void conc_confirm(struct sr_state *s, struct sr_task *p)
+{
+	for (int i = 0; i < s->cfg.nr_policies && i < 32; i++)
+		if (p->conc_pols & (1u << i)) {
+			p->dec[i].depends |= SR_DEP_CONCURRENT;
+			p->dec[i].determined = false;
+		}
+	p->conc_pols = 0;
+}
+
+static void conc_remove(struct sr_state *s, int i)
+{
+	s->conc[i]->conc_pols = 0;
+	s->conc[i] = s->conc[--s->nr_conc];
+}
+
+/*
+ * After a wakeup's placement (@dec, its policies' answers): hold the
+ * answers the in-flight what-if moved until the trace says whether it
+ * could have been so.  Forks and execs show no window: their answers keep
+ * the runqueues as the trace has them.
+ */
+void sr_st_conc_hold(struct sr_state *s, struct sr_task *p, struct sr_brief *dec,
+		     enum sr_wake_kind kind)
+{
+	uint32_t pols = 0;
+
+	for (int i = 0; i < s->cfg.nr_policies; i++) {
+		if (!(dec[i].depends & SR_DEP_CONCURRENT))
+			continue;
+		dec[i].depends &= (uint16_t)~SR_DEP_CONCURRENT;
+		dec[i].determined = dec[i].depends == 0;
+		if (i < 32)
+			pols |= 1u << i;
+	}
+	for (int i = 0; i < s->nr_conc; i++)
+		if (s->conc[i] == p)
+			conc_remove(s, i);
+	if (!pols || kind != SR_WAKE_TTWU)
+		return;
+	p->conc_pols = pols;
+	p->conc_ts = s->now;
+	p->conc_end = 0;
+	if (s->nr_conc == SR_CONC_MAX) {
+		conc_confirm(s, p);	/* too many to follow: uncertain at once */
+		return;
+	}
+	s->conc[s->nr_conc++] = p;
+}
+
+/* @p's sched_migrate_task: its select_task_rq() is done. */
+void sr_st_conc_selected(struct sr_state *s, struct sr_task *p)
+{
+	if (p->conc_pols && !p->conc_end)
+		p->conc_end = s->now + SELECT_SLACK_NS;
+}
+
+/*
+ * @q's sched_wakeup: it was enqueued just before.  A held placement made
+ * after @q's sched_waking and not yet shown done may have seen it.
+ * @p's own wakeup ends its hold.
+ */
+void sr_st_conc_enqueued(struct sr_state *s, struct sr_task *q, bool was_in_flight)
+{
+	for (int i = 0; i < s->nr_conc; i++) {
+		struct sr_task *p = s->conc[i];
+
+		if (p == q || !p->pending || (p->conc_end && s->now > p->conc_end)) {
+			conc_remove(s, i--);
+		} else if (was_in_flight && q->pend_ts <= p->conc_ts) {
+			conc_confirm(s, p);
+			conc_remove(s, i--);
+		}
+	}
+}
