@@ -218,12 +218,29 @@ static bool same_decision(const struct sr_decision *a, const struct sr_decision 
 	return true;
 }
 
+/* Another CPU's wakeup enqueued while this placement ran: what it may have seen. */
+static void print_concurrent(FILE *f, const struct sr_explain_cand *c)
+{
+	char comm[SR_TEXT_SIZE(SR_COMM_LEN)];
+
+	if (c->conc.pid <= 0)
+		return;
+	fprintf(f, "CPU %d was being given pid %d (%s) meanwhile: its sched_waking at ", c->conc.cpu,
+		c->conc.pid, sr_text(c->conc_comm, comm, sizeof(comm)));
+	print_ns(f, (int64_t)c->conc.waking);
+	fprintf(f, " s, its sched_wakeup at ");
+	print_ns(f, (int64_t)c->conc.wakeup);
+	fprintf(f, " s, before this placement was done: the kernel may have seen it queued there"
+		" (concurrent_wakeup).\n");
+}
+
 static void print_policies(FILE *f, const struct sr_explain_cand *c, const struct sr_view *v)
 {
 	const struct sr_cpu_topo *ct = c->this_cpu >= 0 && c->this_cpu < v->topo->nr_cpus ?
 				       &v->topo->cpu[c->this_cpu] : NULL;
 
 	print_sync(f, c);
+	print_concurrent(f, c);
 	for (int i = 0; i < v->nr_policies; i++) {
 		const struct sr_policy *pol = &v->policy[i];
 

@@ -138,6 +138,9 @@ static int ex_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 	c = *slot;
 	if (c->has_ctx)
 		settle_concurrent(c, w, v->nr_policies);
+	c->conc = w->kind == SR_WAKE_TTWU ? w->task->conc_by : (struct sr_conc_by){ 0 };
+	curr = c->conc.pid > 0 ? sr_state_task(v->state, c->conc.pid) : NULL;
+	snprintf(c->conc_comm, SR_COMM_LEN, "%s", curr ? curr->comm : "");
 	*slot = e->best;
 	e->best = c;
 	(*slot)->has_ctx = false;
@@ -284,6 +287,16 @@ static json_t *next_json(const struct sr_explain_cand *c)
 	return next;
 }
 
+/* The wakeup in flight the answers depend on (concurrent_wakeup), or null. */
+static json_t *conc_json(const struct sr_explain_cand *c)
+{
+	if (c->conc.pid <= 0)
+		return json_null();
+	return json_pack("{s:i, s:o, s:i, s:I, s:I}", "pid", c->conc.pid,
+			 "comm", sr_json_str(c->conc_comm), "cpu", c->conc.cpu,
+			 "waking_ns", (json_int_t)c->conc.waking, "wakeup_ns", (json_int_t)c->conc.wakeup);
+}
+
 static int ex_report(struct sr_analysis *a, json_t *report)
 {
 	const struct sr_view *v = a->view;
@@ -316,6 +329,7 @@ static int ex_report(struct sr_analysis *a, json_t *report)
 				    json_boolean(c->sync_fact == SR_YES));
 		json_object_set_new(o, "sync_source", json_string(sr_sync_source_name(c->sync_source)));
 		json_object_set_new(o, "policies", policies_json(c, v));
+		json_object_set_new(o, "concurrent_wakeup", conc_json(c));
 	}
 	return json_object_set_new(report, "explain", o) ? -ENOMEM : 0;
 }

@@ -27,6 +27,9 @@ struct sr_explain_cand {
 	/* at the sched_wakeup */
 	struct sr_wakeup w;
 	char comm[SR_COMM_LEN], target_comm[SR_COMM_LEN];
+	/* the wakeup in flight that may have been seen (concurrent_wakeup), pid 0: none */
+	struct sr_conc_by conc;
+	char conc_comm[SR_COMM_LEN];
 	int target_curr;
 	unsigned int target_nr;
 	/* at the switch-in */

@@ -430,6 +430,8 @@ struct sr_task {
 	 */
 	uint32_t conc_pols;
 	uint64_t conc_ts, conc_end;
+	/* the wakeup in flight that made its last placement uncertain (pid 0: none) */
+	struct sr_conc_by { int pid, cpu; uint64_t waking, wakeup; } conc_by;
 	bool pend_prev_idle;		/* prev CPU idle at the sched_waking */
 	struct sr_ref pend_ref;		/* the reference model's answer, until the kernel's */
 	/*

@@ -63,8 +63,10 @@ bool sr_st_flights(struct sr_state *s)
 	return any;
 }
 
-static void conc_confirm(struct sr_state *s, struct sr_task *p)
+static void conc_confirm(struct sr_state *s, struct sr_task *p, const struct sr_task *q, int cpu)
 {
+	if (q)
+		p->conc_by = (struct sr_conc_by){ q->v.pid, cpu, q->pend_ts, s->now };
 	for (int i = 0; i < s->cfg.nr_policies && i < 32; i++)
 		if (p->conc_pols & (1u << i)) {
 			p->dec[i].depends |= SR_DEP_CONCURRENT;
@@ -101,13 +103,14 @@ void sr_st_conc_hold(struct sr_state *s, struct sr_task *p, struct sr_brief *dec
 	for (int i = 0; i < s->nr_conc; i++)
 		if (s->conc[i] == p)
 			conc_remove(s, i);
+	p->conc_by.pid = 0;
 	if (!pols || kind != SR_WAKE_TTWU)
 		return;
 	p->conc_pols = pols;
 	p->conc_ts = s->now;
 	p->conc_end = 0;
 	if (s->nr_conc == SR_CONC_MAX) {
-		conc_confirm(s, p);	/* too many to follow: uncertain at once */
+		conc_confirm(s, p, NULL, -1);	/* too many to follow: uncertain at once */
 		return;
 	}
 	s->conc[s->nr_conc++] = p;
@@ -121,19 +124,20 @@ void sr_st_conc_selected(struct sr_state *s, struct sr_task *p)
 }
 
 /*
- * @q's sched_wakeup: it was enqueued just before.  A held placement made
+ * @q's sched_wakeup: it was enqueued just before, on @flight_cpu if it was
+ * in flight (else -1).  A held placement made
  * after @q's sched_waking and not yet shown done may have seen it.
  * @p's own wakeup ends its hold.
  */
-void sr_st_conc_enqueued(struct sr_state *s, struct sr_task *q, bool was_in_flight)
+void sr_st_conc_enqueued(struct sr_state *s, struct sr_task *q, int flight_cpu)
 {
 	for (int i = 0; i < s->nr_conc; i++) {
 		struct sr_task *p = s->conc[i];
 
 		if (p == q || !p->pending || (p->conc_end && s->now > p->conc_end)) {
 			conc_remove(s, i--);
-		} else if (was_in_flight && q->pend_ts <= p->conc_ts) {
-			conc_confirm(s, p);
+		} else if (flight_cpu >= 0 && q->pend_ts <= p->conc_ts) {
+			conc_confirm(s, p, q, flight_cpu);
 			conc_remove(s, i--);
 		}
 	}

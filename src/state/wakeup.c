@@ -337,15 +337,14 @@ int sr_st_emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_eve
 int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev)
 {
 	struct sr_task *p = sr_st_task_get(s, ev->pid);
-	int ret = 0;
-	bool flew;
+	int ret = 0, flew;
 
 	if (!p)
 		return 0;
 	ret = place_late(s, p);
 	if (ret)
 		return ret;
-	flew = p->pending && p->pend_flight_cpu >= 0;
+	flew = p->pending ? p->pend_flight_cpu : -1;
 	sr_st_ttwu_unmark(s, p);
 	sr_st_conc_enqueued(s, p, flew);
 	sr_st_task_set_prio(s, p, ev->prio);
