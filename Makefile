@@ -10,7 +10,7 @@ DOCDIR    ?= $(PREFIX)/share/doc/schedreplay
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS      := libtracecmd libtraceevent libtracefs jansson zlib libzstd libbpf cairo libcrypto
+PKGS      := libtracecmd libtraceevent libtracefs jansson yajl zlib libzstd libbpf cairo libcrypto
 
 ifeq ($(FUZZ),1)
 # libFuzzer harnesses (tests/fuzz/): the library instrumented for coverage, under

@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
 
 packages=(
 	build-essential pkg-config make
-	libtracecmd-dev libtraceevent-dev libtracefs-dev libjansson-dev zlib1g-dev libzstd-dev libbpf-dev	# libraries
+	libtracecmd-dev libtraceevent-dev libtracefs-dev libjansson-dev libyajl-dev zlib1g-dev libzstd-dev libbpf-dev	# libraries
 	libcairo2-dev fonts-dejavu-core					# pictures (--svg, --png)
 	scdoc man-db bash-completion					# man pages, completion
 	libssl-dev							# SHA-256 of traces (batch)

@@ -45,9 +45,10 @@ static int dec_init(struct sr_analysis *a)
 
 static void write_line(struct decisions *d, struct held *h)
 {
-	const json_t *line = sr_dline_render(&d->line, h);
+	const char *line;
+	size_t len;
 
-	if (!line || sr_ndjson_write(&d->out, line))
+	if (sr_dline_render(&d->line, h, &line, &len) || sr_ndjson_write_raw(&d->out, line, len))
 		d->failed = true;
 	h->live = false;
 	h->index = 0;

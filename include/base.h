@@ -349,6 +349,8 @@ int sr_ndjson_open(struct sr_ndjson *w, const char *path);
 int sr_ndjson_open_by_name(struct sr_ndjson *w, const char *path);
 /* One compact line; 0, or -EIO once any write failed. */
 int sr_ndjson_write(struct sr_ndjson *w, const json_t *row);
+/* One line a JSON library already wrote (@n bytes, without its newline). */
+int sr_ndjson_write_raw(struct sr_ndjson *w, const char *line, size_t n);
 /* Flush and close (stdout is flushed, not closed); 0 or -EIO when any write failed. */
 int sr_ndjson_close(struct sr_ndjson *w);
 

@@ -172,6 +172,23 @@ int sr_ndjson_write(struct sr_ndjson *w, const json_t *row)
 	return 0;
 }
 
+int sr_ndjson_write_raw(struct sr_ndjson *w, const char *line, size_t n)
+{
+	if (w->failed || !w->stage || !n)
+		return -EIO;
+	if (n + 1 > w->stage_size - w->stage_len) {
+		int ret = make_room(w, n + 1);
+
+		if (ret)
+			return ret;
+	}
+	memcpy(w->stage + w->stage_len, line, n);
+	w->stage[w->stage_len + n] = '\n';
+	w->stage_len += n + 1;
+	w->rows++;
+	return 0;
+}
+
 int sr_ndjson_close(struct sr_ndjson *w)
 {
 	int ret = w->stage ? flush_stage(w) : 0;
