@@ -111,6 +111,8 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 		sr_st_task_move(s, prev, to[ev->prev_state], ev->cpu);
 		if (ev->prev_state == SR_PS_SLEEPING)
 			sr_st_delayed_mark(s, prev, ev->cpu);
+		if (ev->prev_state == SR_PS_SLEEPING && ev->next_pid == 0)
+			sr_st_ttwu_on_cpu(s, prev, ev->cpu);
 		prev->v.last_switch_out = ev->ts;
 		prev->v.exec_start = ev->ts;
 		prev->last_out_cpu = ev->cpu;

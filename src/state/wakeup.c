@@ -73,6 +73,26 @@ static void ttwu_mark(struct sr_state *s, struct sr_task *p, int waker_cpu, int 
 }
 
 /*
+ * A wakeup that came while its task ran here, and the task then went to
+ * sleep with nothing else to run: try_to_wake_up() found it dequeued but
+ * still on the CPU (p->on_cpu) and queued it on this CPU's wakelist
+ * (ttwu_queue_cond(): an idle, or soon idle, target), with no
+ * select_task_rq().  The CPU reads busy (rq->ttwu_pending) until it runs
+ * the list and emits the sched_wakeup — on a stalling VM, milliseconds.
+ */
+void sr_st_ttwu_on_cpu(struct sr_state *s, struct sr_task *p, int cpu)
+{
+	if (!p->pending || p->pend_cls != SR_W_RUNNABLE || p->pend_cpu == cpu ||
+	    p->pend_ttwu_cpu >= 0)
+		return;
+	sr_st_ttwu_unmark(s, p);
+	p->pend_ttwu_cpu = cpu;
+	s->rq_changed_ts = s->now;
+	s->cpu[cpu].ttwu_pending++;
+	s->rq[cpu].ttwu_pending = true;
+}
+
+/*
  * A probe recorded the wakeup's WF_SYNC: unless only measuring, the
  * waker's evidence learns it and the models read it as a fact.
  */

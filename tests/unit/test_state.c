@@ -231,6 +231,35 @@ static void test_runnable_unknown_unpaired(void **state)
 	fx_free(f);
 }
 
+/*
+ * CPU1 wakes 200 while it still runs on CPU0; 200 then sleeps there and
+ * CPU0 goes idle: the kernel queued the wakeup on CPU0's wakelist (p->on_cpu),
+ * and CPU0 is not idle to a placement until it emits the sched_wakeup.
+ */
+static void test_wakeup_queued_on_descheduling_cpu(void **state)
+{
+	struct fx *f = fx_new(true);
+
+	sw(f, 1000, 0, 0, SR_PS_RUNNING, 200);
+	sw(f, 1000, 1, 0, SR_PS_RUNNING, 300);
+	waking(f, 2000, 1, 200, 0, 300);
+	assert_false(f->s.rq[0].ttwu_pending);
+	sw(f, 3000, 0, 200, SR_PS_SLEEPING, 0);
+	assert_true(f->s.rq[0].ttwu_pending);
+	assert_false(sr_rq_idle(&f->s.rq[0]));
+	ev(f, (struct sr_event){ .type = SR_EV_WAKEUP, .ts = 9000, .cpu = 0, .pid = 200,
+				 .prio = 120, .target_cpu = 0, .common_pid = 0 });
+	assert_false(f->s.rq[0].ttwu_pending);
+	assert_int_equal(f->last.cls, SR_W_RUNNABLE);
+	/* another task to run there: the kernel waited and selected a CPU instead */
+	sw(f, 10000, 0, 0, SR_PS_RUNNING, 200);
+	waking(f, 11000, 1, 200, 0, 300);
+	wakeup(f, 11100, 0, 400, 0, 120);
+	sw(f, 12000, 0, 200, SR_PS_SLEEPING, 400);
+	assert_false(f->s.rq[0].ttwu_pending);
+	fx_free(f);
+}
+
 static void test_standalone_wakeups(void **state)
 {
 	struct fx *f = fx_new(false);
@@ -484,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_waking_only),
 		cmocka_unit_test(test_hot_window_is_strict),
 		cmocka_unit_test(test_runnable_unknown_unpaired),
+		cmocka_unit_test(test_wakeup_queued_on_descheduling_cpu),
 		cmocka_unit_test(test_standalone_wakeups),
 		cmocka_unit_test(test_resync_rules),
 		cmocka_unit_test(test_common_pid_reveals_curr),
