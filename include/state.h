@@ -422,6 +422,7 @@ struct sr_task {
 	int pend_migrations;
 	int pend_ttwu_cpu;		/* CPU whose wakelist we assume holds it, -1 none */
 	int pend_flight_cpu;		/* CPU it is being enqueued on directly, -1 none */
+	bool pend_descheduled;		/* placed once it had left its CPU (wakeup.c) */
 	/*
 	 * Policies (bit i) whose answer a wakeup in flight elsewhere could
 	 * move, held until the trace shows whether it came first; conc_ts:
@@ -573,6 +574,8 @@ struct sr_state_cfg {
 	bool delayed_dequeue;		/* the kernel has DELAY_DEQUEUE on (6.12+) */
 	bool migrate_pelt_lag;		/* migrate_se_pelt_lag() decays a sleeper moved off
 					 * an idle CPU to now (6.0+) */
+	bool ttwu_on_cpu;		/* a wakee still descheduling goes to its CPU's
+					 * wakelist when that CPU has nothing else (5.8+) */
 	/*
 	 * The trace has sched_waking but no sched_wakeup: a placed wakeup's CPU is
 	 * the sched_migrate_task its waker's CPU emits, else where it switches in.

@@ -21,6 +21,23 @@ assert e["next"]["waited_ns"] == w["wait_ns"], (w, e["next"])
 PY
 then ok; else bad "worst wakeup of analyze --top 5 is not what explain --wakeup explains"; fi
 
+# Any line of --decisions names the placement explain --wakeup N explains,
+# whatever --policy (explain's first pass replays none): the last of a 6.1
+# and of a 6.12 trace, where wakeups wait for their task to leave its CPU.
+for t in qemu/llc2-1s2d4c2t qemu-6.12/llc2-1s2d4c2t; do
+	"$bin" analyze "fixtures/$t/hb_pipe.dat" --topology "fixtures/$t/machine" -o /dev/null \
+		--decisions "$tmp/n.ndjson" || bad "analyze $t"
+	n=$(tail -1 "$tmp/n.ndjson" | python3 -c 'import json,sys; print(json.load(sys.stdin)["wakeup"])')
+	"$bin" explain "fixtures/$t/hb_pipe.dat" --topology "fixtures/$t/machine" --wakeup "$n" \
+		--json >"$tmp/e.json" || bad "explain $t --wakeup $n"
+	python3 - "$tmp/n.ndjson" "$tmp/e.json" <<'PY' && ok || bad "$t: explain --wakeup $n explains another placement"
+import json, sys
+d = json.loads(open(sys.argv[1]).readlines()[-1])
+e = json.load(open(sys.argv[2]))["explain"]
+assert (e["wakeup"], e["pid"], e["ts_ns"]) == (d["wakeup"], d["pid"], d["ts_ns"]), (d, e)
+PY
+done
+
 # One type per field on every line (DuckDB/Spark read them as columns).
 if python3 - "$tmp/d.ndjson" <<'PY'
 import json, sys

@@ -292,6 +292,7 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		.delayed_dequeue = r->ref.knobs.kver >= SR_KV(6, 12) &&
 				   sr_machine_feature(&r->machine, "DELAY_DEQUEUE") != 0,
 		.migrate_pelt_lag = r->ref.knobs.kver >= SR_KV(6, 0),
+		.ttwu_on_cpu = r->ref.knobs.kver >= SR_KV(5, 8),
 		.wf_sync = SR_WF_SYNC, .wf_fork = SR_WF_FORK, .wf_ttwu = SR_WF_TTWU,
 		.wf_exec = SR_WF_EXEC,
 		.nr_policies = r->nr_policies,

@@ -90,8 +90,10 @@ static int apply_machine(struct sr_run *r, struct sr_policy *pol)
  * trace's own release (a 6.3 trace runs the 6.1 family with 6.3's era
  * gates) and the machine snapshot's sched_features.  The state follows the
  * kernel's hints through its answers; with no --policy it is the policy.
+ * @quiet: only the kernel's era is wanted (--policy none): no note, no
+ * warning, and no reference run (has_ref stays false).
  */
-static int setup_reference(struct sr_run *r, struct sr_err *err)
+static int setup_reference(struct sr_run *r, bool quiet, struct sr_err *err)
 {
 	const char *rel = r->info->release;
 	const char *name = rel[0] ? sr_preset_for_release(rel) : NULL;
@@ -109,6 +111,8 @@ static int setup_reference(struct sr_run *r, struct sr_err *err)
 		if (sr_policy_from_spec(&r->ref, name))
 			return sr_err_set(err, -EINVAL, "internal: preset %s does not parse", name);
 	}
+	if (quiet)
+		return 0;
 	r->has_ref = true;
 	if (strncmp(r->ref.name, name, sizeof(r->ref.name)))
 		sr_run_warn(r, "no preset is named after kernel %s: the recorded kernel is modelled "
@@ -149,11 +153,17 @@ int sr_run_setup_policies(struct sr_run *r, struct sr_err *err)
 
 	r->ref_index = -1;
 	if (r->opts.nr_policies == 1 && !strcmp(r->opts.policies[0], "none")) {
-		/* accounting only: no model runs at placements */
+		/*
+		 * Accounting only: no model runs at placements.  The state still
+		 * follows the recorded kernel's era (wakelists, delayed dequeue),
+		 * so placements are numbered as in any other run (explain's first
+		 * pass relies on it).
+		 */
+		ret = setup_reference(r, true, err);
 		snprintf(r->policy_note, sizeof(r->policy_note), "--policy none: nothing replayed");
-		return 0;
+		return ret;
 	}
-	ret = setup_reference(r, err);
+	ret = setup_reference(r, false, err);
 	if (ret)
 		return ret;
 	if (!r->opts.nr_policies) {

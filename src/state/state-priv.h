@@ -128,7 +128,8 @@ void sr_st_exec_switch_out(struct sr_state *s, struct sr_task *p, const struct s
 int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
 			enum sr_wake_kind kind, int prev, struct sr_brief **dec, unsigned int unknown);
 void sr_st_ttwu_unmark(struct sr_state *s, struct sr_task *p);
-void sr_st_ttwu_on_cpu(struct sr_state *s, struct sr_task *p, int cpu);
+int sr_st_ttwu_descheduled(struct sr_state *s, struct sr_task *p, int cpu, bool left_idle);
+int sr_st_switch_done(struct sr_state *s, const struct sr_event *ev);
 /* flight.c: wakeups being enqueued while another CPU places a task */
 void sr_st_flight_mark(struct sr_state *s, struct sr_task *p, int cpu);
 void sr_st_flight_unmark(struct sr_state *s, struct sr_task *p);

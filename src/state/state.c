@@ -196,7 +196,7 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 	case SR_EV_SWITCH:
 		ret = sr_st_on_switch(s, ev);
 		sr_st_cpu_kupdate(s, ev->cpu);	/* dequeue, put_prev/set_next_entity() */
-		return ret;
+		return ret ? ret : sr_st_switch_done(s, ev);
 	case SR_EV_STAT_RUNTIME:
 		sr_st_cpu_kupdate(s, ev->cpu);	/* update_curr(): a tick, mostly */
 		return 0;

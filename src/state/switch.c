@@ -111,8 +111,9 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 		sr_st_task_move(s, prev, to[ev->prev_state], ev->cpu);
 		if (ev->prev_state == SR_PS_SLEEPING)
 			sr_st_delayed_mark(s, prev, ev->cpu);
+		/* a wakeup waiting for it to leave the CPU: its wakelist now, before idle */
 		if (ev->prev_state == SR_PS_SLEEPING && ev->next_pid == 0)
-			sr_st_ttwu_on_cpu(s, prev, ev->cpu);
+			ret = sr_st_ttwu_descheduled(s, prev, ev->cpu, true);
 		prev->v.last_switch_out = ev->ts;
 		prev->v.exec_start = ev->ts;
 		prev->last_out_cpu = ev->cpu;
@@ -168,4 +169,17 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 	if (ev->next_pid == 0)
 		sr_st_update_idle_core(s, ev->cpu);
 	return ret;
+}
+
+/*
+ * After the switch and the CPU's update: a wakeup that waited for the task
+ * switched out to leave the CPU selects a CPU now, with the next task
+ * running there (sr_st_ttwu_descheduled()).
+ */
+int sr_st_switch_done(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_task *prev = ev->prev_state == SR_PS_SLEEPING && ev->next_pid != 0 ?
+			       sr_state_task(s, ev->pid) : NULL;
+
+	return prev ? sr_st_ttwu_descheduled(s, prev, ev->cpu, false) : 0;
 }

@@ -73,26 +73,6 @@ static void ttwu_mark(struct sr_state *s, struct sr_task *p, int waker_cpu, int 
 }
 
 /*
- * A wakeup that came while its task ran here, and the task then went to
- * sleep with nothing else to run: try_to_wake_up() found it dequeued but
- * still on the CPU (p->on_cpu) and queued it on this CPU's wakelist
- * (ttwu_queue_cond(): an idle, or soon idle, target), with no
- * select_task_rq().  The CPU reads busy (rq->ttwu_pending) until it runs
- * the list and emits the sched_wakeup — on a stalling VM, milliseconds.
- */
-void sr_st_ttwu_on_cpu(struct sr_state *s, struct sr_task *p, int cpu)
-{
-	if (!p->pending || p->pend_cls != SR_W_RUNNABLE || p->pend_cpu == cpu ||
-	    p->pend_ttwu_cpu >= 0)
-		return;
-	sr_st_ttwu_unmark(s, p);
-	p->pend_ttwu_cpu = cpu;
-	s->rq_changed_ts = s->now;
-	s->cpu[cpu].ttwu_pending++;
-	s->rq[cpu].ttwu_pending = true;
-}
-
-/*
  * A probe recorded the wakeup's WF_SYNC: unless only measuring, the
  * waker's evidence learns it and the models read it as a fact.
  */
@@ -200,6 +180,16 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 	probe_sync(s, p, waker, &ctx);
 	ret = s->cfg.hooks.placement(s->cfg.hooks.data, &ctx, *decp, &ref);
 	sr_st_conc_hold(s, p, *decp, kind);
+	/*
+	 * 6.12+: a task that slept next to a runnable one may have stayed
+	 * queued (a delayed dequeue): then ttwu_runnable() kept it, no CPU
+	 * was selected at all.
+	 */
+	if (kind == SR_WAKE_TTWU && p->pend_descheduled && s->cfg.delayed_dequeue)
+		for (int i = 0; i < s->cfg.nr_policies; i++) {
+			(*decp)[i].depends |= SR_DEP_DELAYED_DEQUEUE;
+			(*decp)[i].determined = false;
+		}
 	p->pend_ref = ref;
 	sr_st_probe_done(p, waker);
 	return ret;
@@ -244,13 +234,14 @@ int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev)
 	p->pend_prev_idle = sr_st_cpu_ok(s, ev->target_cpu) && !s->rq[ev->target_cpu].curr_pid &&
 			    !s->rq[ev->target_cpu].nr_running;
 	p->pend_ref.valid = false;
+	p->pend_ev = *ev;		/* a running task's wakeup may become a placement */
+	p->pend_descheduled = false;
 	if (p->pend_cls == SR_W_PLACED) {
 		struct sr_task *waker = sr_st_waker(s, ev->common_pid, ev->cpu);
 
 		/* a probe trace shows each select_task_rq_fair() call itself */
 		if (waker && waker != p && reaches_fair_class(p) && !s->cfg.has_select_probe)
 			sr_st_track_wakee(s, waker, p, ev->cpu);
-		p->pend_ev = *ev;
 		p->pend_deferred = true;
 		p->probe.valid = false;
 		/* a probe trace replays it at the kernel's select_task_rq_fair() */
@@ -270,6 +261,47 @@ int sr_st_place_deferred(struct sr_state *s, struct sr_task *p)
 	p->pend_deferred = false;
 	ret = sr_st_run_placement(s, p, &ev, SR_WAKE_TTWU, ev.target_cpu, &p->dec, 0);
 	ttwu_mark(s, p, ev.cpu, ev.target_cpu);
+	return ret;
+}
+
+/*
+ * A wakeup that came while its task ran on @cpu, the task then going to
+ * sleep there: try_to_wake_up() found it dequeued but still on the CPU
+ * (p->on_cpu).  Since 5.8 (commit 2ebb17717550) it goes to that CPU's
+ * wakelist, with no select_task_rq(), when the CPU is left with nothing
+ * to run or is in another LLC (ttwu_queue_cond()): the CPU reads busy
+ * (rq->ttwu_pending) until it runs the list and emits the sched_wakeup.
+ * Otherwise the waker waits for the switch and selects a CPU then: a
+ * placement, replayed now from the waker's CPU.
+ */
+int sr_st_ttwu_descheduled(struct sr_state *s, struct sr_task *p, int cpu, bool left_idle)
+{
+	struct sr_task *waker;
+	int ret = 0;
+
+	if (!p->pending || p->pend_cls != SR_W_RUNNABLE || p->pend_cpu == cpu ||
+	    !sr_st_cpu_ok(s, p->pend_cpu))
+		return 0;
+	if (s->cfg.ttwu_on_cpu &&
+	    (left_idle || !sr_cpus_share_cache(s->cfg.topo, p->pend_cpu, cpu))) {
+		sr_st_ttwu_unmark(s, p);
+		p->pend_ttwu_cpu = cpu;
+		s->rq_changed_ts = s->now;
+		s->cpu[cpu].ttwu_pending++;
+		s->rq[cpu].ttwu_pending = true;
+		return 0;
+	}
+	p->pend_cls = SR_W_PLACED;
+	p->pend_descheduled = true;
+	p->pend_prev = cpu;
+	p->pend_ev.target_cpu = cpu;
+	waker = sr_st_waker(s, p->pend_waker, p->pend_cpu);
+	if (waker && waker != p && reaches_fair_class(p) && !s->cfg.has_select_probe)
+		sr_st_track_wakee(s, waker, p, p->pend_cpu);
+	p->pend_deferred = true;
+	p->probe.valid = false;
+	if (!s->cfg.has_select_probe || s->cfg.probes_measure_only)
+		ret = sr_st_place_deferred(s, p);
 	return ret;
 }
 

@@ -52,7 +52,7 @@ static struct fx *fx_new(bool has_waking)
 	struct fx *f = calloc(1, sizeof(*f));
 	struct sr_state_cfg cfg = {
 		.nr_cpus = 2, .migration_cost_ns = 500000, .hz = 250,
-		.has_waking = has_waking, .nr_policies = 1,
+		.has_waking = has_waking, .nr_policies = 1, .ttwu_on_cpu = true,
 	};
 
 	assert_non_null(f);
@@ -234,7 +234,9 @@ static void test_runnable_unknown_unpaired(void **state)
 /*
  * CPU1 wakes 200 while it still runs on CPU0; 200 then sleeps there and
  * CPU0 goes idle: the kernel queued the wakeup on CPU0's wakelist (p->on_cpu),
- * and CPU0 is not idle to a placement until it emits the sched_wakeup.
+ * and CPU0 is not idle to a placement until it emits the sched_wakeup.  With
+ * another task left to run on CPU0, the waker waits for the switch and
+ * selects a CPU: a placed wakeup, replayed then.
  */
 static void test_wakeup_queued_on_descheduling_cpu(void **state)
 {
@@ -251,12 +253,22 @@ static void test_wakeup_queued_on_descheduling_cpu(void **state)
 				 .prio = 120, .target_cpu = 0, .common_pid = 0 });
 	assert_false(f->s.rq[0].ttwu_pending);
 	assert_int_equal(f->last.cls, SR_W_RUNNABLE);
+	assert_int_equal(f->nr_placements, 0);
 	/* another task to run there: the kernel waited and selected a CPU instead */
 	sw(f, 10000, 0, 0, SR_PS_RUNNING, 200);
 	waking(f, 11000, 1, 200, 0, 300);
 	wakeup(f, 11100, 0, 400, 0, 120);
+	assert_int_equal(f->nr_placements, 0);
 	sw(f, 12000, 0, 200, SR_PS_SLEEPING, 400);
 	assert_false(f->s.rq[0].ttwu_pending);
+	assert_int_equal(f->nr_placements, 1);
+	assert_int_equal(f->last_ctx_this, 1);
+	assert_int_equal(f->last_ctx_prev, 0);
+	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 12100, .cpu = 1, .pid = 200,
+				 .prio = 120, .orig_cpu = 0, .dest_cpu = 1, .common_pid = -1 });
+	wakeup(f, 12200, 1, 200, 1, 120);
+	assert_int_equal(f->last.cls, SR_W_PLACED);
+	assert_int_equal(f->last.actual, SR_O_WAKER);
 	fx_free(f);
 }
 
