@@ -125,9 +125,8 @@ void sr_st_conc_selected(struct sr_state *s, struct sr_task *p)
 
 /*
  * @q's sched_wakeup: it was enqueued just before, on @flight_cpu if it was
- * in flight (else -1).  A held placement made
- * after @q's sched_waking and not yet shown done may have seen it.
- * @p's own wakeup ends its hold.
+ * in flight (else -1).  A held placement made after @q's sched_waking and
+ * not yet shown done may have seen it.  A task's own wakeup ends its hold.
  */
 void sr_st_conc_enqueued(struct sr_state *s, struct sr_task *q, int flight_cpu)
 {
