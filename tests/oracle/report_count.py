@@ -28,6 +28,14 @@ Usage:
     --diag                  print diagnostics (prev_state values, timestamp ties, ...) as JSON
                             on stderr
     --trace-cmd PATH        trace-cmd binary (default: trace-cmd)
+    --kernel X.Y            the recorded kernel (default: from `trace-cmd report --uname`;
+                            6.12 when the file names none, as schedreplay's default preset)
+
+A running task woken from another CPU that then switches out asleep before its sched_wakeup
+was already dequeued: on 5.8+ kernels its wakeup stays runnable when that CPU switches to
+idle (its wakelist), and becomes placed when another task runs there (the waker selects a
+CPU); before 5.8 it becomes placed either way.  Every CPU is taken to share one LLC, as
+schedreplay assumes without --topology.
 
 Exit status: 0 ok, 1 --expect mismatch, 2 trace-cmd failed / input unreadable, 64 usage.
 Only the Python standard library is used.
@@ -122,8 +130,10 @@ def lost_windows(lines):
 
 
 class Oracle:
-    def __init__(self, has_waking, migration_cost, has_wakeup=True, windows=()):
+    def __init__(self, has_waking, migration_cost, has_wakeup=True, windows=(),
+                 kernel=(6, 12)):
         self.has_waking = has_waking
+        self.on_cpu_wakelist = kernel >= (5, 8)
         # no sched_wakeup: infer the chosen CPU (see the usage text)
         self.infer = has_waking and not has_wakeup
         self.migration_cost = migration_cost
@@ -210,6 +220,15 @@ class Oracle:
         w_ts, w_cpu, w_target, cls = self.pending.pop(pid)
         self._count_wakeup(pid, cls, w_cpu, w_target, chosen, w_ts)
 
+    def _descheduled(self, pid, cpu, next_pid):
+        """A pending runnable wakeup from another CPU whose task leaves asleep."""
+        w = self.pending.get(pid)
+        if not w or w[3] != "runnable" or w[1] == cpu:
+            return
+        if next_pid == 0 and self.on_cpu_wakelist:
+            return
+        self.pending[pid] = (w[0], w[1], w[2], "placed")
+
     def _inferring(self, pid):
         return self.infer and pid in self.pending and self.pending[pid][3] == "placed"
 
@@ -244,6 +263,7 @@ class Oracle:
                 self.state[prev_pid] = QUEUED
             else:
                 self.state[prev_pid] = SLEEPING
+                self._descheduled(prev_pid, cpu, next_pid)
             self.last_out[prev_pid] = (ts, cpu)
         if next_pid == 0:
             # Resync rule 2: the idle task runs only on an empty runqueue.
@@ -461,6 +481,21 @@ def text_has_waking_line(lines, event="sched_waking"):
     return False
 
 
+def kernel_version(args):
+    """(major, minor) of the recorded kernel: --kernel, the file's uname, else 6.12."""
+    text = args.kernel
+    if text is None and args.file is not None:
+        try:
+            out = subprocess.run([args.trace_cmd, "report", "--uname", "-i", args.file],
+                                 capture_output=True, text=True, timeout=60).stdout
+            m = re.search(r"^Linux \S+ (\d+\.\d+)", out, re.M)
+            text = m.group(1) if m else None
+        except (OSError, subprocess.SubprocessError):
+            text = None
+    m = re.match(r"(\d+)\.(\d+)", text or "6.12")
+    return (int(m.group(1)), int(m.group(2)))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("file", nargs="?", help="trace.dat file")
@@ -470,6 +505,7 @@ def main(argv=None):
     ap.add_argument("--expect", metavar="JSON")
     ap.add_argument("--diag", action="store_true")
     ap.add_argument("--trace-cmd", default="trace-cmd")
+    ap.add_argument("--kernel", metavar="X.Y")
     args = ap.parse_args(argv)
     if (args.file is None) == (args.text is None):
         ap.print_usage(sys.stderr)
@@ -526,7 +562,8 @@ def main(argv=None):
         has_wakeup = has_waking_from_formats(args.trace_cmd, args.file, "sched_wakeup")
         if has_wakeup is None:
             has_wakeup = text_has_waking_line(lines_all, "sched_wakeup")
-    oracle = Oracle(has_waking, args.migration_cost, has_wakeup, lost_windows(lines_all))
+    oracle = Oracle(has_waking, args.migration_cost, has_wakeup, lost_windows(lines_all),
+                    kernel_version(args))
     for line in lines_all:
         m = HEADER_RE.match(line)
         if m and int(m.group("cpu")) not in oracle.curr:
