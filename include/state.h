@@ -423,6 +423,8 @@ struct sr_task {
 	int pend_ttwu_cpu;		/* CPU whose wakelist we assume holds it, -1 none */
 	int pend_flight_cpu;		/* CPU it is being enqueued on directly, -1 none */
 	bool pend_descheduled;		/* placed once it had left its CPU (wakeup.c) */
+	bool pend_await_switch;		/* no sched_wakeup: a running task's wakeup waits for
+					 * its switch-out (infer.c) */
 	/*
 	 * Policies (bit i) whose answer a wakeup in flight elsewhere could
 	 * move, held until the trace shows whether it came first; conc_ts:

@@ -3,7 +3,9 @@
 # sched_wakeup (tests/tools/drop-wakeup.c), analysed next to the full trace.
 # On each, at least 98 % of the full trace's placed wakeups must get the
 # CPU the full trace gives, every inferred wakeup is marked so, and the
-# placements found are the same ones.
+# placements found are the same ones; and the independent oracle
+# (tests/oracle/report_count.py, from trace-cmd report text) counts the
+# copy's events, wakeup classes and outcomes as analyze does.
 #
 # usage: tests/run-waking-only.sh BIN DROP-WAKEUP
 drop=$(realpath "$2")
@@ -53,6 +55,11 @@ PY
 	else
 		pass=$((pass + 1))
 	fi
+	"$bin" analyze "$tmp/w.dat" >"$tmp/w-flat.json" 2>/dev/null &&
+		python3 tests/oracle/report_count.py "$tmp/w.dat" >"$tmp/o.json" 2>/dev/null &&
+		python3 tests/oracle/compare.py "$tmp/w-flat.json" "$tmp/o.json" >"$tmp/cmp" &&
+		pass=$((pass + 1)) || { echo "FAIL $name: the oracle counts otherwise"; cat "$tmp/cmp";
+					fail=$((fail + 1)); }
 done
 [ -f "$tmp/totals" ] && awk '{s += $1; n += $2} END {printf "  all: %d/%d placed wakeups (%.2f %%)\n", s, n, 100 * s / n}' "$tmp/totals"
 echo "waking-only: $pass passed, $fail failed, $skip skipped"

@@ -13,7 +13,9 @@
  *    uncertain (their CPU is the best guess, not a fact).
  *
  * Until then the task is taken as queued on prev, as the kernel has it.
- * Every such wakeup is marked chosen_inferred.
+ * Every such wakeup is marked chosen_inferred.  A wakeup of a task running
+ * on another CPU waits for that task's next switch-out: leaving asleep, it
+ * may have been a placement after all (sr_st_ttwu_descheduled()).
  */
 #include "state-priv.h"
 
@@ -50,6 +52,10 @@ int sr_st_infer_after(struct sr_state *s, const struct sr_event *ev)
 
 	if (!inferring(s, p))
 		return 0;
+	p->pend_await_switch = p->pend_cls == SR_W_RUNNABLE && p->state == SR_T_RUNNING &&
+			       p->v.cpu >= 0 && p->v.cpu != ev->cpu;
+	if (p->pend_await_switch)
+		return 0;
 	/* no selection ran: the wakeup is complete where the task is */
 	if (p->pend_cls != SR_W_PLACED)
 		return infer_done(s, p, ev->target_cpu, ev->ts, false);
@@ -67,12 +73,45 @@ static int infer_migrate(struct sr_state *s, struct sr_task *p, const struct sr_
 	return infer_done(s, p, ev->orig_cpu, ev->ts, true);
 }
 
+/*
+ * After @p's switch-out (and sr_st_switch_done()): a wakeup that waited
+ * for it is a placement now, inferred as any other, or was no placement and
+ * is complete on this CPU.
+ */
+int sr_st_infer_switched_out(struct sr_state *s, struct sr_task *p, const struct sr_event *ev)
+{
+	if (!inferring(s, p) || !p->pend_await_switch)
+		return 0;
+	p->pend_await_switch = false;
+	if (p->pend_cls == SR_W_PLACED) {
+		/* queued where it was until shown otherwise, as after any placed waking */
+		p->pend_queued_cpu = ev->cpu;
+		sr_st_task_move(s, p, SR_T_QUEUED, ev->cpu);
+		return 0;
+	}
+	return infer_done(s, p, ev->cpu, ev->ts, false);
+}
+
+/* The trace ends: a wakeup still waiting for its task's switch-out ran no selection. */
+int sr_st_infer_finish(struct sr_state *s, struct sr_task *p)
+{
+	if (!inferring(s, p) || !p->pend_await_switch)
+		return 0;
+	p->pend_await_switch = false;
+	return infer_done(s, p, p->v.cpu, s->now, false);
+}
+
 /* Before the usual handler: does this event show where a pending wakeup went? */
 int sr_st_infer_before(struct sr_state *s, const struct sr_event *ev)
 {
 	int pid = ev->type == SR_EV_SWITCH ? ev->next_pid : ev->pid;
 	struct sr_task *p = pid > 0 ? sr_state_task(s, pid) : NULL;
 
+	if (inferring(s, p) && p->pend_await_switch && ev->type == SR_EV_WAKING) {
+		/* woken again while it still ran: the first one ran no selection */
+		p->pend_await_switch = false;
+		return infer_done(s, p, p->v.cpu, ev->ts, false);
+	}
 	if (!inferring(s, p) || p->pend_cls != SR_W_PLACED)
 		return 0;
 	switch (ev->type) {

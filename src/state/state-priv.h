@@ -177,6 +177,8 @@ struct sr_task *sr_st_waker(struct sr_state *s, int pid, int cpu);
  */
 int sr_st_infer_before(struct sr_state *s, const struct sr_event *ev);
 int sr_st_infer_after(struct sr_state *s, const struct sr_event *ev);
+int sr_st_infer_switched_out(struct sr_state *s, struct sr_task *p, const struct sr_event *ev);
+int sr_st_infer_finish(struct sr_state *s, struct sr_task *p);
 
 /* pelt.c, runqueue.c */
 void sr_st_cpu_pelt(struct sr_state *s, int cpu, uint64_t now);

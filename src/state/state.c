@@ -196,7 +196,10 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 	case SR_EV_SWITCH:
 		ret = sr_st_on_switch(s, ev);
 		sr_st_cpu_kupdate(s, ev->cpu);	/* dequeue, put_prev/set_next_entity() */
-		return ret ? ret : sr_st_switch_done(s, ev);
+		ret = ret ? ret : sr_st_switch_done(s, ev);
+		if (!ret && ev->pid > 0)
+			ret = sr_st_infer_switched_out(s, sr_state_task(s, ev->pid), ev);
+		return ret;
 	case SR_EV_STAT_RUNTIME:
 		sr_st_cpu_kupdate(s, ev->cpu);	/* update_curr(): a tick, mostly */
 		return 0;
@@ -236,7 +239,9 @@ void sr_state_finish(struct sr_state *s, uint64_t end)
 	for (size_t i = 0; i < s->tasks.nr_slots; i++) {
 		struct sr_task *t = sr_state_task_at(s, i);
 
-		if (t && t->pending) {
+		if (t && t->pending && t->pend_await_switch) {
+			sr_st_infer_finish(s, t);
+		} else if (t && t->pending) {
 			s->wc.unpaired++;
 			t->pending = false;
 			sr_st_ttwu_unmark(s, t);

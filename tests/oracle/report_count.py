@@ -140,6 +140,7 @@ class Oracle:
         self.events = {name: 0 for name in TRACKED_EVENTS}
         self.events["other"] = 0
         self.placed = self.runnable = self.unknown = self.unpaired = self.wakeup_new = 0
+        self.awaiting = set()   # no sched_wakeup: running tasks' wakeups awaiting a switch-out
         self.actual = {"prev": 0, "waker": 0, "other": 0}
         self.placed_hot = self.affine_hot = 0
         # lost windows: the same accounting for the wakeups that met none
@@ -229,6 +230,17 @@ class Oracle:
             return
         self.pending[pid] = (w[0], w[1], w[2], "placed")
 
+    def _awaited_switch_out(self, pid, cpu):
+        """Without sched_wakeup: a running task's wakeup waited for this switch-out."""
+        if pid not in self.awaiting:
+            return
+        self.awaiting.discard(pid)
+        if self.pending[pid][3] == "placed":
+            self.state[pid] = QUEUED        # inferred as any placed wakeup from here
+            self.cpu_of[pid] = cpu
+        else:
+            self._infer_close(pid, cpu)
+
     def _inferring(self, pid):
         return self.infer and pid in self.pending and self.pending[pid][3] == "placed"
 
@@ -265,6 +277,7 @@ class Oracle:
                 self.state[prev_pid] = SLEEPING
                 self._descheduled(prev_pid, cpu, next_pid)
             self.last_out[prev_pid] = (ts, cpu)
+            self._awaited_switch_out(prev_pid, cpu)
         if next_pid == 0:
             # Resync rule 2: the idle task runs only on an empty runqueue.
             for pid, st in self.state.items():
@@ -302,6 +315,10 @@ class Oracle:
             self.diag["pid0_wakes"] += 1
             return
         target = int(m.group("target_cpu"))
+        if pid in self.awaiting:
+            # woken again while it still ran: the first wakeup ran no selection
+            self.awaiting.discard(pid)
+            self._infer_close(pid, self.cpu_of.get(pid))
         if self._inferring(pid):
             # woken again before it was seen running: where it was queued
             self._infer_close(pid, self.cpu_of.get(pid))
@@ -311,7 +328,10 @@ class Oracle:
         self.pending[pid] = (ts, cpu, target, cls)
         if not self.infer:
             return
-        if cls != "placed":
+        if (cls == "runnable" and self.state.get(pid) == RUNNING and
+                self.cpu_of.get(pid) is not None and self.cpu_of.get(pid) != cpu):
+            self.awaiting.add(pid)              # running elsewhere: see its switch-out
+        elif cls != "placed":
             self._infer_close(pid, target)      # no selection ran: complete at once
         else:
             self.state[pid] = QUEUED
@@ -431,6 +451,9 @@ class Oracle:
             self.on_migrate(ts, cpu, rest)
 
     def finish(self):
+        for pid in list(self.awaiting):
+            self._infer_close(pid, self.cpu_of.get(pid))
+        self.awaiting.clear()
         self.unpaired += len(self.pending)
         self.pending.clear()
         return {
