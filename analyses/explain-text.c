@@ -317,6 +317,9 @@ static void print_head(FILE *f, const struct sr_explain *e, const struct sr_expl
 		fprintf(f, " The task had switched out %.1f us before%s.",
 			(double)c->w.since_out / 1e3, c->w.hot ? " (cache-hot)" : "");
 	fputc('\n', f);
+	if (placed && c->w.after_switch)
+		fprintf(f, "It was still leaving CPU %d when woken: the waker waited for that switch, "
+			"then selected a CPU.\n", c->w.prev_cpu);
 	if (!placed)
 		fprintf(f, "No CPU selection ran: the task was %s.\n",
 			c->w.cls == SR_W_RUNNABLE ? "still running or queued" :

@@ -478,6 +478,8 @@ struct sr_wakeup {
 	bool chosen_inferred;		/* no sched_wakeup: cpu from sched_migrate_task or the
 					 * switch-in (src/state/infer.c) */
 	bool in_lost_window;		/* from waking to wakeup, some CPU was losing events */
+	bool after_switch;		/* woken while still leaving its CPU: selected once
+					 * the switch was done (src/state/wakeup.c) */
 	bool at_select;			/* an exec replayed at its own select_task_rq_fair()
 					 * probe, not inferred from a self-stop or the exec */
 	int nr_dec;

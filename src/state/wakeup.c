@@ -343,6 +343,7 @@ int sr_st_emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_eve
 		      sr_st_cpu_uncertain(s, w.prev_cpu) || p->pend_infer_uncertain ||
 		      w.in_lost_window;
 	w.chosen_inferred = p->pend_inferred;	/* infer.c: no sched_wakeup in the trace */
+	w.after_switch = p->pend_descheduled;
 	w.target_idle = sr_st_cpu_ok(s, w.cpu) && !s->rq[w.cpu].curr_pid;
 	s->wc.cls[w.cls]++;
 	if (w.uncertain)
