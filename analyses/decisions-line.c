@@ -70,38 +70,83 @@ static int str(yajl_gen g, const char *s)
 	return yajl_gen_string(g, (const unsigned char *)s, strlen(s));
 }
 
-static int key_str(yajl_gen g, const char *key, const char *val)
+/* A key written as a literal: its length known to the compiler. */
+#define KEY(g, lit)	yajl_gen_string((g), (const unsigned char *)(lit), sizeof(lit) - 1)
+
+/*
+ * Decimal digits of @v, right-aligned in @end's buffer; returns the first.
+ * yajl_gen_integer() formats through sprintf(), the largest cost of a line
+ * after the strings; yajl_gen_number() takes the digits as they are.
+ */
+static char *digits(char *end, uint64_t v)
 {
-	return str(g, key) | str(g, val);
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
 }
 
-static int key_int(yajl_gen g, const char *key, long long v)
+static int num(yajl_gen g, long long v)
 {
-	return str(g, key) | yajl_gen_integer(g, v);
+	char buf[24], *end = buf + sizeof(buf), *p;
+
+	p = digits(end, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+	if (v < 0)
+		*--p = '-';
+	return yajl_gen_number(g, p, (size_t)(end - p));
+}
+
+static int key_str(yajl_gen g, const char *key, size_t klen, const char *val)
+{
+	return yajl_gen_string(g, (const unsigned char *)key, klen) | str(g, val);
+}
+
+static int key_int(yajl_gen g, const char *key, size_t klen, long long v)
+{
+	return yajl_gen_string(g, (const unsigned char *)key, klen) | num(g, v);
 }
 
 /* An integer, or null when negative. */
-static int key_opt(yajl_gen g, const char *key, long long v)
+static int key_opt(yajl_gen g, const char *key, size_t klen, long long v)
 {
-	return str(g, key) | (v < 0 ? yajl_gen_null(g) : yajl_gen_integer(g, v));
+	return yajl_gen_string(g, (const unsigned char *)key, klen) |
+	       (v < 0 ? (int)yajl_gen_null(g) : num(g, v));
 }
 
-static int key_bool(yajl_gen g, const char *key, bool v)
+static int key_bool(yajl_gen g, const char *key, size_t klen, bool v)
 {
-	return str(g, key) | yajl_gen_bool(g, v);
+	return yajl_gen_string(g, (const unsigned char *)key, klen) | yajl_gen_bool(g, v);
+}
+
+#define KSTR(g, k, v)	key_str((g), (k), sizeof(k) - 1, (v))
+#define KINT(g, k, v)	key_int((g), (k), sizeof(k) - 1, (v))
+#define KOPT(g, k, v)	key_opt((g), (k), sizeof(k) - 1, (v))
+#define KBOOL(g, k, v)	key_bool((g), (k), sizeof(k) - 1, (v))
+
+/* "seconds.nanoseconds", as sr_an_fmt_time() prints it */
+static int time_str(yajl_gen g, uint64_t ns)
+{
+	char buf[32], *end = buf + sizeof(buf), *p = end;
+
+	for (int i = 0; i < 9; i++, ns /= 10)
+		*--p = (char)('0' + ns % 10);
+	*--p = '.';
+	p = digits(p, ns);
+	return yajl_gen_string(g, (const unsigned char *)p, (size_t)(end - p));
 }
 
 static int gen_policy(yajl_gen g, const struct sr_policy *pol, const struct sr_brief *b)
 {
 	int ret = yajl_gen_map_open(g);
 
-	ret |= key_str(g, "policy", pol->name);
-	ret |= key_opt(g, "cpu", b->cpu);
-	ret |= key_bool(g, "sync_assumed", b->sync_assumed);
-	ret |= key_opt(g, "cpu_other_sync", b->alt_cpu != b->cpu ? b->alt_cpu : -1);
-	ret |= key_bool(g, "determined", b->determined);
-	ret |= key_str(g, "decided_by", sr_decider_name(b->decided_by));
-	ret |= str(g, "depends_on") | yajl_gen_array_open(g);
+	ret |= KSTR(g, "policy", pol->name);
+	ret |= KOPT(g, "cpu", b->cpu);
+	ret |= KBOOL(g, "sync_assumed", b->sync_assumed);
+	ret |= KOPT(g, "cpu_other_sync", b->alt_cpu != b->cpu ? b->alt_cpu : -1);
+	ret |= KBOOL(g, "determined", b->determined);
+	ret |= KSTR(g, "decided_by", sr_decider_name(b->decided_by));
+	ret |= KEY(g, "depends_on") | yajl_gen_array_open(g);
 	for (int bit = 0; bit < 16; bit++)
 		if (b->depends & (1u << bit))
 			ret |= str(g, sr_dep_name(1u << bit));
@@ -110,31 +155,33 @@ static int gen_policy(yajl_gen g, const struct sr_policy *pol, const struct sr_b
 
 static int gen_head(yajl_gen g, const struct held *h)
 {
-	char when[32], fixed[SR_TEXT_SIZE(SR_COMM_LEN)];
+	char fixed[SR_TEXT_SIZE(SR_COMM_LEN)];
+	const char *comm = h->comm;
 	int ret = yajl_gen_map_open(g);
 
-	sr_an_fmt_time(h->ts, when, sizeof(when));
-	if (!sr_utf8_valid(h->comm))
+	if (!sr_utf8_valid(h->comm)) {
 		sr_utf8_repair(h->comm, fixed, sizeof(fixed), false);
-	ret |= key_str(g, "schema", "schedreplay-decision/1");
-	ret |= key_str(g, "kind", sr_wake_kind_name(h->kind));
-	ret |= key_int(g, "wakeup", (long long)h->index);
-	ret |= key_int(g, "ts_ns", (long long)h->ts);
-	ret |= key_str(g, "time", when);
-	ret |= key_int(g, "pid", h->pid);
-	ret |= key_str(g, "comm", sr_utf8_valid(h->comm) ? h->comm : fixed);
-	ret |= key_int(g, "waker_pid", h->waker_pid);
-	ret |= key_int(g, "waker_cpu", h->waker_cpu);
-	ret |= key_int(g, "prev_cpu", h->prev_cpu);
-	ret |= key_int(g, "cpu", h->cpu);
-	ret |= key_str(g, "actual", h->actual);
-	ret |= str(g, "relation") | yajl_gen_map_open(g);
-	ret |= key_str(g, "chosen_prev", h->rel[0]);
-	ret |= key_str(g, "chosen_waker", h->rel[1]);
-	ret |= key_str(g, "prev_waker", h->rel[2]);
+		comm = fixed;
+	}
+	ret |= KSTR(g, "schema", "schedreplay-decision/1");
+	ret |= KSTR(g, "kind", sr_wake_kind_name(h->kind));
+	ret |= KINT(g, "wakeup", (long long)h->index);
+	ret |= KINT(g, "ts_ns", (long long)h->ts);
+	ret |= KEY(g, "time") | time_str(g, h->ts);
+	ret |= KINT(g, "pid", h->pid);
+	ret |= KSTR(g, "comm", comm);
+	ret |= KINT(g, "waker_pid", h->waker_pid);
+	ret |= KINT(g, "waker_cpu", h->waker_cpu);
+	ret |= KINT(g, "prev_cpu", h->prev_cpu);
+	ret |= KINT(g, "cpu", h->cpu);
+	ret |= KSTR(g, "actual", h->actual);
+	ret |= KEY(g, "relation") | yajl_gen_map_open(g);
+	ret |= KSTR(g, "chosen_prev", h->rel[0]);
+	ret |= KSTR(g, "chosen_waker", h->rel[1]);
+	ret |= KSTR(g, "prev_waker", h->rel[2]);
 	ret |= yajl_gen_map_close(g);
-	ret |= key_opt(g, "wait_ns", h->wait_ns);
-	return ret | key_opt(g, "ran_on", h->ran_on);
+	ret |= KOPT(g, "wait_ns", h->wait_ns);
+	return ret | KOPT(g, "ran_on", h->ran_on);
 }
 
 int sr_dline_render(struct dline *l, const struct held *h, const char **buf, size_t *len)
@@ -145,12 +192,12 @@ int sr_dline_render(struct dline *l, const struct held *h, const char **buf, siz
 	yajl_gen_clear(g);
 	yajl_gen_reset(g, NULL);
 	ret = gen_head(g, h);
-	ret |= str(g, "flags") | yajl_gen_array_open(g);
+	ret |= KEY(g, "flags") | yajl_gen_array_open(g);
 	for (unsigned int i = 0; i < SR_ARRAY_SIZE(flag_names); i++)
 		if (h->flags & (1u << i))
 			ret |= str(g, flag_names[i]);
 	ret |= yajl_gen_array_close(g);
-	ret |= str(g, "policies") | yajl_gen_array_open(g);
+	ret |= KEY(g, "policies") | yajl_gen_array_open(g);
 	for (int i = 0; i < h->nr_dec && i < l->nr_pol; i++)
 		ret |= gen_policy(g, &l->policy[i], &h->dec[i]);
 	ret |= yajl_gen_array_close(g) | yajl_gen_map_close(g);
