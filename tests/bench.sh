@@ -146,7 +146,10 @@ if [ "${SR_BENCH_CALLGRIND:-1}" = 1 ] && command -v valgrind >/dev/null; then
 			awk '/Collected/ { if ($NF > m) m = $NF } END { print m }'
 	}
 	i_bare=$(ir "$bare" "$trace")
-	i_sr=$(ir "$bin" analyze "$trace" -o /dev/null)
+	i_sr=$(ir "$bin" analyze "$trace" -o /dev/null --threads 1)
+	i_nd=$(ir "$bin" analyze "$trace" -o /dev/null --threads 1 --decisions "$tmp/d.ndjson")
 	printf '\ninstructions (callgrind): bare %s, analyze %s (%s)\n' "$i_bare" "$i_sr" \
 		"$(ratio "$i_sr" "$i_bare")x"
+	printf 'instructions (callgrind): analyze --decisions %s (%sx analyze; target <= 1.5)\n' \
+		"$i_nd" "$(ratio "$i_nd" "$i_sr")"
 fi
