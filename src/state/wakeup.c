@@ -53,6 +53,15 @@ void sr_st_ttwu_unmark(struct sr_state *s, struct sr_task *p)
 		s->rq[cpu].ttwu_pending = false;
 }
 
+/* @p waits on @cpu's wakelist (after sr_st_ttwu_unmark()). */
+static void wakelist_mark(struct sr_state *s, struct sr_task *p, int cpu)
+{
+	p->pend_ttwu_cpu = cpu;
+	s->rq_changed_ts = s->now;
+	s->cpu[cpu].ttwu_pending++;
+	s->rq[cpu].ttwu_pending = true;
+}
+
 static void ttwu_mark(struct sr_state *s, struct sr_task *p, int waker_cpu, int target)
 {
 	const struct sr_rq *rq;
@@ -66,10 +75,7 @@ static void ttwu_mark(struct sr_state *s, struct sr_task *p, int waker_cpu, int 
 		sr_st_flight_mark(s, p, target);
 		return;
 	}
-	p->pend_ttwu_cpu = target;
-	s->rq_changed_ts = s->now;
-	s->cpu[target].ttwu_pending++;
-	s->rq[target].ttwu_pending = true;
+	wakelist_mark(s, p, target);
 }
 
 /*
@@ -204,6 +210,24 @@ static bool reaches_fair_class(const struct sr_task *p)
 	return p->bound_cpu < 0 && p->v.policy != SR_SCHED_RT;
 }
 
+/*
+ * select_task_rq_fair() runs for @p's pending wakeup: record_wakee() for
+ * its waker, then the replay — at once, or at the kernel's own call that
+ * a probe trace shows (with its record_wakee() as well).
+ */
+static int select_begins(struct sr_state *s, struct sr_task *p)
+{
+	struct sr_task *waker = sr_st_waker(s, p->pend_waker, p->pend_cpu);
+
+	if (waker && waker != p && reaches_fair_class(p) && !s->cfg.has_select_probe)
+		sr_st_track_wakee(s, waker, p, p->pend_cpu);
+	p->pend_deferred = true;
+	p->probe.valid = false;
+	if (!s->cfg.has_select_probe || s->cfg.probes_measure_only)
+		return sr_st_place_deferred(s, p);
+	return 0;
+}
+
 int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev)
 {
 	struct sr_task *p = sr_st_task_get(s, ev->pid);
@@ -236,18 +260,8 @@ int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev)
 	p->pend_ref.valid = false;
 	p->pend_ev = *ev;		/* a running task's wakeup may become a placement */
 	p->pend_descheduled = false;
-	if (p->pend_cls == SR_W_PLACED) {
-		struct sr_task *waker = sr_st_waker(s, ev->common_pid, ev->cpu);
-
-		/* a probe trace shows each select_task_rq_fair() call itself */
-		if (waker && waker != p && reaches_fair_class(p) && !s->cfg.has_select_probe)
-			sr_st_track_wakee(s, waker, p, ev->cpu);
-		p->pend_deferred = true;
-		p->probe.valid = false;
-		/* a probe trace replays it at the kernel's select_task_rq_fair() */
-		if (!s->cfg.has_select_probe || s->cfg.probes_measure_only)
-			ret = sr_st_place_deferred(s, p);
-	}
+	if (p->pend_cls == SR_W_PLACED)
+		ret = select_begins(s, p);
 	if (p->pend_ttwu_cpu < 0 && p->pend_flight_cpu < 0)
 		sr_st_flight_mark(s, p, ev->target_cpu);
 	return ret;
@@ -276,33 +290,20 @@ int sr_st_place_deferred(struct sr_state *s, struct sr_task *p)
  */
 int sr_st_ttwu_descheduled(struct sr_state *s, struct sr_task *p, int cpu, bool left_idle)
 {
-	struct sr_task *waker;
-	int ret = 0;
-
 	if (!p->pending || p->pend_cls != SR_W_RUNNABLE || p->pend_cpu == cpu ||
 	    !sr_st_cpu_ok(s, p->pend_cpu))
 		return 0;
 	if (s->cfg.ttwu_on_cpu &&
 	    (left_idle || !sr_cpus_share_cache(s->cfg.topo, p->pend_cpu, cpu))) {
 		sr_st_ttwu_unmark(s, p);
-		p->pend_ttwu_cpu = cpu;
-		s->rq_changed_ts = s->now;
-		s->cpu[cpu].ttwu_pending++;
-		s->rq[cpu].ttwu_pending = true;
+		wakelist_mark(s, p, cpu);
 		return 0;
 	}
 	p->pend_cls = SR_W_PLACED;
 	p->pend_descheduled = true;
 	p->pend_prev = cpu;
 	p->pend_ev.target_cpu = cpu;
-	waker = sr_st_waker(s, p->pend_waker, p->pend_cpu);
-	if (waker && waker != p && reaches_fair_class(p) && !s->cfg.has_select_probe)
-		sr_st_track_wakee(s, waker, p, p->pend_cpu);
-	p->pend_deferred = true;
-	p->probe.valid = false;
-	if (!s->cfg.has_select_probe || s->cfg.probes_measure_only)
-		ret = sr_st_place_deferred(s, p);
-	return ret;
+	return select_begins(s, p);
 }
 
 /* A deferred placement whose srqf never came (pinned, another class, lost): replay it now. */
