@@ -342,8 +342,9 @@ struct sr_ref {
 					 * past the target and prev tests (5.15+) */
 	int16_t no_scan_cpu[2];		/* the answer a SIS_UTIL budget of 0 gives, if other */
 	int16_t scan_llc[2];		/* the LLC (llc_id) whose budget that is, -1 none */
-	int16_t wide_alt_cpu;		/* the answer had wake_wide() been true, if other
-					 * (its flips' bounds allow it), else -1 */
+	int16_t wide_alt_cpu;		/* the answer with the other wake_wide() result, if
+					 * other (its flips' bounds allow it), else -1 */
+	bool primary_wide;		/* the primary answer's wake_wide() was true */
 	uint16_t wide_factor;		/* wake_wide()'s factor: sd_llc_size of this CPU */
 };
 

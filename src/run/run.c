@@ -69,8 +69,9 @@ static void fill_ref(const struct sr_run *r, const struct sr_wake_ctx *ctx,
 					     r->topo.cpu[fx[i]->target].llc_id : -1);
 	}
 	ref->stores_prev = r->ref.knobs.kver >= SR_KV(5, 15);
-	/* a "not wide" answer whose flips allowed the other: the kernel's choice tells (hints.c) */
-	ref->wide_alt_cpu = (int16_t)(!d->wide ? d->wide_alt_cpu : -1);
+	/* flips that allowed either wake_wide() answer: the kernel's choice tells (hints.c) */
+	ref->wide_alt_cpu = (int16_t)d->wide_alt_cpu;
+	ref->primary_wide = d->wide;
 	ref->wide_factor = (uint16_t)sr_llc_size(&r->topo, ctx->this_cpu);
 }
 

@@ -401,30 +401,28 @@ static void learn_wide(struct sr_task *p, struct sr_task *waker, unsigned int fa
 }
 
 /*
- * A wakeup whose flips allowed wake_wide() either way (the primary answer
- * "not wide"): count which answer alone was the kernel's.  One such wakeup
- * can be explained by another input (a load comparison inside the
- * estimate's error): the estimates move only when the wide answer has won
- * twice more than the other for this wakee, or four times more for wakees
- * of its name (siblings forked together inherit the same unknown count:
+ * A wakeup whose flips allowed either wake_wide() answer: count which answer
+ * alone was the kernel's, whichever of the two is the primary one (a wide
+ * primary answer is what an earlier lesson made: its misses must count
+ * against it, or the lesson never fades).  One such wakeup can be explained
+ * by another input (a load comparison inside the estimate's error): the
+ * estimates move only when the wide answer has just won, and has won twice
+ * more than the other for this wakee, or four times more for wakees of its
+ * name (siblings forked together inherit the same unknown count:
  * hackbench's receivers).
  */
 #define WIDE_COMM_MARGIN	4
 static void weigh_wide(struct sr_state *s, struct sr_task *p, struct sr_task *waker,
-		       const struct sr_ref *r, int cpu, bool narrow_matched)
+		       const struct sr_ref *r, int cpu, bool primary_matched)
 {
 	uint16_t *w = p->wide_wins;
 	struct sr_comm_sync *c;
 	int k;
 
-	if (!waker || waker->v.pid <= 0)
+	if (!waker || waker->v.pid <= 0 || primary_matched == (r->wide_alt_cpu == cpu))
 		return;
-	if (narrow_matched && r->wide_alt_cpu != cpu)
-		k = 0;
-	else if (!narrow_matched && r->wide_alt_cpu == cpu)
-		k = 1;
-	else
-		return;
+	/* 1: the wide answer alone matched; 0: the other one */
+	k = primary_matched == r->primary_wide;
 	if (++w[k] + w[!k] > 16) {
 		w[0] >>= 1;
 		w[1] >>= 1;
@@ -432,7 +430,7 @@ static void weigh_wide(struct sr_state *s, struct sr_task *p, struct sr_task *wa
 	c = comm_sync(s, p->comm, true);
 	if (c)
 		evidence_add(&c->wide, k);
-	if (w[1] >= w[0] + 2 || (c && evidence_margin(&c->wide) >= WIDE_COMM_MARGIN))
+	if (k && (w[1] >= w[0] + 2 || (c && evidence_margin(&c->wide) >= WIDE_COMM_MARGIN)))
 		learn_wide(p, waker, r->wide_factor);
 }
 

@@ -195,6 +195,37 @@ static void test_wide_evidence(void **state)
 	fx_free(f);
 }
 
+/*
+ * A wide primary answer (an earlier lesson) that misses where the other
+ * answer matches is evidence against wake_wide(): counted as the narrow
+ * answer's win, and it teaches nothing wide.
+ */
+static void test_wide_evidence_fades(void **state)
+{
+	struct fx *f = fx_new();
+	struct sr_task *p;
+
+	sw(f, 1000, 0, 0, "", 100, "waker");
+	sw(f, 1000, 2, 0, "", 101, "wakee");
+	sw(f, 2000, 2, 101, "wakee", 0, "");
+	p = sr_state_task(&f->s, 101);
+	for (int i = 0; i < 3; i++) {
+		uint64_t t = 3000 + 1000 * (uint64_t)i;
+
+		f->next_ref = (struct sr_ref){ .valid = true, .cpu = { 2, 2 },
+			.recent_used_cpu = { -1, -1 }, .cleared_idle_cores = { -1, -1 },
+			.wide_alt_cpu = 0, .primary_wide = true, .wide_factor = 4 };
+		waking(f, t, 0, 101, "wakee", 2, 100, false);
+		wakeup(f, t + 100, 0, 101, 0);
+		sw(f, t + 200, 0, 0, "", 101, "wakee");
+		sw(f, t + 300, 0, 101, "wakee", 100, "waker");
+	}
+	assert_int_equal(p->wide_wins[0], 3);
+	assert_int_equal(p->wide_wins[1], 0);
+	assert_true(p->v.wakee_flips < 4);
+	fx_free(f);
+}
+
 /* Wakees of one name (siblings forked together) share the evidence: four wins. */
 static void test_wide_evidence_by_name(void **state)
 {
@@ -356,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_idle_waker),
 		cmocka_unit_test(test_flips_bounds),
 		cmocka_unit_test(test_wide_evidence),
+		cmocka_unit_test(test_wide_evidence_fades),
 		cmocka_unit_test(test_wide_evidence_by_name),
 		cmocka_unit_test(test_fork_inherits),
 		cmocka_unit_test(test_nr_idle_scan),
