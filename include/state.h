@@ -685,6 +685,12 @@ struct sr_state {
 	 * the wakelist IPIs' delivery (src/state/pelt.c).
 	 */
 	uint64_t tick_late_ns;
+	/*
+	 * The trace records sched_stat_runtime: update_curr() at every tick of
+	 * a CPU running a fair task, right before the tick's update_load_avg(),
+	 * so the ticks are seen and none is assumed (a stalled vCPU has none).
+	 */
+	bool ticks_seen;
 	struct sr_hist ipi_late;	/* sched_waking -> sched_wakeup on another CPU, ns */
 	bool wake_balance;		/* a domain has SD_BALANCE_WAKE: wakeups may read it all */
 	int *llcs;			/* each LLC's first CPU (its llc_id), nr_llcs of them */

@@ -75,7 +75,7 @@ static bool k_stale(const struct sr_state *s, int cpu, uint64_t now)
 
 	if (!c->k_ts)
 		return true;
-	return s->rq[cpu].curr_pid && now - c->k_ts >= s->tick_late_ns;
+	return !s->ticks_seen && s->rq[cpu].curr_pid && now - c->k_ts >= s->tick_late_ns;
 }
 
 /*

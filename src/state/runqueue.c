@@ -263,6 +263,9 @@ void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state s
 	sr_st_task_pelt(s, t, s->now);
 	if (sr_st_on_rq(t->state))
 		sr_st_rq_account(s, t, t->v.cpu, -1);
+	/* a queued task taken off another CPU (a balancer's pull): dequeued there, an update */
+	if (sr_st_on_rq(t->state) && cpu >= 0 && cpu != t->v.cpu && sr_st_cpu_ok(s, t->v.cpu))
+		sr_st_cpu_kupdate(s, t->v.cpu);
 	if (cpu >= 0 && cpu != t->v.cpu && t->state != SR_T_DEAD)
 		pelt_move(s, t, t->v.cpu, cpu);
 	if (st == SR_T_DEAD && t->state != SR_T_DEAD)

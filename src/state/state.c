@@ -201,6 +201,7 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 			ret = sr_st_infer_switched_out(s, sr_state_task(s, ev->pid), ev);
 		return ret;
 	case SR_EV_STAT_RUNTIME:
+		s->ticks_seen = true;
 		sr_st_cpu_kupdate(s, ev->cpu);	/* update_curr(): a tick, mostly */
 		return 0;
 	case SR_EV_WAKING:

@@ -79,6 +79,66 @@ static void test_busy_cpu_past_a_tick(void **state)
 }
 
 /*
+ * A trace with sched_stat_runtime shows every tick of a CPU running a fair
+ * task (update_curr() right before the tick's update_load_avg()): none is
+ * assumed where none is seen — a stalled vCPU, 60 ms without one, is read
+ * as of its last update.
+ */
+static void test_busy_cpu_ticks_seen(void **state)
+{
+	struct fx *f = fx_new();
+	unsigned long before;
+
+	(void)state;
+	sw(f, 1 * MS, 0, 0, "swapper/0", 100, "t100");
+	ev(f, (struct sr_event){ .type = SR_EV_STAT_RUNTIME, .ts = 5 * MS, .cpu = 0, .pid = 100,
+				 .runtime = 4 * MS, .common_pid = 100 });
+	before = util_read(f, 0);
+	assert_true(before > 50 && before < 150);	/* 4 ms running */
+	tick_elsewhere(f, 65 * MS);
+	assert_int_equal(util_read(f, 0), before);
+	/* the next tick seen brings it up to date */
+	ev(f, (struct sr_event){ .type = SR_EV_STAT_RUNTIME, .ts = 66 * MS, .cpu = 0, .pid = 100,
+				 .runtime = 61 * MS, .common_pid = 100 });
+	assert_true(util_read(f, 0) > 700);
+	fx_free(f);
+}
+
+/*
+ * A queued task pulled off a CPU by another's balancer is dequeued there:
+ * an update of that CPU's cfs_rq, which a sleeper's wakeup migration off it
+ * then syncs to (here: 30 ms of decay that neither the CPU's own events nor
+ * its ticks showed).
+ */
+static void test_pull_updates_source(void **state)
+{
+	struct fx *f = fx_new();
+	struct sr_task *t;
+	unsigned long slept;
+
+	(void)state;
+	sw(f, 1 * MS, 0, 0, "swapper/0", 100, "t100");
+	sw(f, 400 * MS, 0, 100, "t100", 200, "t200");	/* t100 sleeps on CPU 0 */
+	waking(f, 400 * MS + 100, 0, 300, "t300", 0, 200, false);
+	wakeup(f, 400 * MS + 200, 0, 300, 0);		/* t300 queued behind t200 */
+	/* the trace shows ticks: none is assumed on CPU 0 after this one */
+	ev(f, (struct sr_event){ .type = SR_EV_STAT_RUNTIME, .ts = 400 * MS + 300, .cpu = 0,
+				 .pid = 200, .runtime = 300000, .common_pid = 200 });
+	t = sr_state_task(&f->s, 100);
+	slept = t->sleep_load;
+	sw(f, 429 * MS, 2, 0, "swapper/2", 400, "t400");
+	/* 30 ms on, CPU 2 pulls t300 (a balancer's move of a queued task) */
+	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 430 * MS, .cpu = 2, .pid = 300,
+				 .prio = 120, .orig_cpu = 0, .dest_cpu = 2, .common_pid = 400 });
+	/* ... then wakes t100 onto CPU 2: synced to CPU 0's update at the pull */
+	waking(f, 430 * MS + 100, 2, 100, "t100", 0, 400, false);
+	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 430 * MS + 200, .cpu = 2, .pid = 100,
+				 .prio = 120, .orig_cpu = 0, .dest_cpu = 2, .common_pid = 400 });
+	assert_true(t->v.load_avg < 0.6 * (double)slept);
+	fx_free(f);
+}
+
+/*
  * A busy CPU read past its tick: the tick applied what left before it, not
  * what left within the tick's window (a sleeper its wakeup moved away).
  */
@@ -239,6 +299,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_idle_cpu_read_frozen),
 		cmocka_unit_test(test_busy_cpu_past_a_tick),
+		cmocka_unit_test(test_busy_cpu_ticks_seen),
+		cmocka_unit_test(test_pull_updates_source),
 		cmocka_unit_test(test_busy_cpu_left_within_tick),
 		cmocka_unit_test(test_late_ipis_late_ticks),
 		cmocka_unit_test(test_dead_task_leaves_at_next_update),
