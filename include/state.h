@@ -639,6 +639,9 @@ struct sr_probe_stats {
 	uint64_t cpu_load_err[SR_ERR_BUCKETS];	/* cpu_load() of prev and this vs the state's */
 	uint64_t cpu_util_err[SR_ERR_BUCKETS];	/* prev's cfs_rq util_avg vs the state's */
 	uint64_t cpu_loads;		/* cpu_load() values recorded for placements */
+	uint64_t flips;			/* wakee_flips values recorded (wakee at srqf, waker at thl) */
+	uint64_t flips_err[3];		/* the state's estimate: [0] exact, [1] off but inside its
+					 * bounds, [2] outside them */
 	uint64_t hloads;		/* task_h_load() values recorded during a placement */
 	uint64_t ret_moved;		/* srqf_ret named another CPU than the sched_wakeup */
 	uint64_t exec_selects;		/* execs replayed at sched_exec()'s own srqf */

@@ -85,6 +85,9 @@ struct sr_event {
 	uint64_t cpu_load, cpu_util;	/* select: prev's root cfs_rq avg; hload: the task's
 					 * CPU's; UINT64_MAX: not recorded */
 	uint64_t h_load;		/* hload_ret */
+	uint64_t flips, flip_ts;	/* select, hload: the task's wakee_flips and its decay
+					 * stamp (jiffies); UINT64_MAX: not recorded */
+	uint64_t jiffies;		/* ... and the kernel's jiffies then */
 	uint64_t span;			/* idlest_group_ret: bit n = CPU n of the group */
 	int sd_weight;			/* idlest_group: span weight of the domain searched */
 	int cgroup_id;			/* cgroup_attach: dst_id */

@@ -65,8 +65,8 @@ def topology_name(trace):
         else "local"
 
 
-def analyze(binary, trace, topo, policies):
-    cmd = [binary, "analyze", trace]
+def analyze(binary, trace, topo, policies, extra=()):
+    cmd = [binary, "analyze", trace, *extra]
     if topo:
         cmd += ["--topology", topo]
     if root_cgroup(trace):
@@ -89,6 +89,36 @@ def ratio(t):
 def preset_of(binary, trace, topo):
     rep = analyze(binary, trace, topo, [])
     return rep["divergence"]["policies"][0]["policy"], rep
+
+
+def err_share(hist, first):
+    """Share of a probes error histogram's values in its first @first buckets."""
+    n = sum(hist.values())
+    return None if not n else sum(list(hist.values())[:first]) / n
+
+
+def probe_truth(binary, trace, topo, preset, rep):
+    """On a --probes trace: the state's guesses scored against what the probes read,
+    in a run that does not use them (--probes-measure-only), and its agreement then."""
+    if not rep.get("probes"):
+        return None
+    blind = analyze(binary, trace, topo, [preset], ["--probes-measure-only"])
+    p = blind["probes"]
+    g = p["sync_guess"]
+    fe = p.get("wakee_flips_error") or {}
+    return {
+        "model_without_probes": ratio(blind["divergence"]["policies"][0]["all"])[0],
+        "sync_guess_right": share(g["no_no"] + g["yes_yes"], sum(g.values())),
+        "wakee_load_within_5pct": err_share(p["wakee_load_error"], 1),
+        "cpu_loads": p["cpu_loads"],
+        "cpu_load_within_5pct": err_share(p["cpu_load_error"], 1),
+        "cpu_load_off_50pct": None if not p["cpu_loads"] else
+        1 - err_share(p["cpu_load_error"], len(p["cpu_load_error"]) - 1),
+        "wakee_flips": p.get("wakee_flips", 0),
+        "flips_exact": share(fe.get("exact", 0), p.get("wakee_flips", 0)),
+        "flips_in_bounds": share(fe.get("exact", 0) + fe.get("within_bounds", 0),
+                                 p.get("wakee_flips", 0)),
+    }
 
 
 def one(binary, trace):
@@ -139,6 +169,7 @@ def one(binary, trace):
         "misses_by_step": misses,
         "misses_by_relation": m["misses_by_relation"],
         "undetermined_depends_on": m["undetermined"]["depends_on"],
+        "probe_truth": probe_truth(binary, trace, topo, preset, rep),
     }
 
 
@@ -259,6 +290,21 @@ def main(argv):
         print(f"  {r['trace'][-44:]:44} misses {r['misses_by_step'] or '{}'}; "
               f"relation {dict((k, v) for k, v in r['misses_by_relation'].items() if v)}; "
               f"undetermined {r['model']['undetermined']} on {r['undetermined_depends_on']}")
+    probes = [r for r in rows if r["probe_truth"]]
+    if probes:
+        print("\n--probes traces: the model with the probes as inputs, and without them\n"
+              "(--probes-measure-only), where its guesses are scored against what they read:\n"
+              "WF_SYNC, the wakee's se.avg.load_avg and cpu_load() within 5 % (and off by\n"
+              "50 % or more), wakee_flips exact and inside the bounds the trace allows:")
+        print(f"  {'trace':44} {'model':>6} {'blind':>6} {'sync':>6} {'wakee':>6} {'loads':>6} "
+              f"{'cpu<5':>6} {'cpu>50':>6} {'flips':>6} {'exact':>6} {'bounds':>6}")
+        for r in probes:
+            t = r["probe_truth"]
+            print(f"  {r['trace'][-44:]:44} {pct(r['model']['all'])} "
+                  f"{pct(t['model_without_probes'])} {pct(t['sync_guess_right'])} "
+                  f"{pct(t['wakee_load_within_5pct'])} {t['cpu_loads']:6} "
+                  f"{pct(t['cpu_load_within_5pct'])} {pct(t['cpu_load_off_50pct'])} "
+                  f"{t['wakee_flips']:6} {pct(t['flips_exact'])} {pct(t['flips_in_bounds'])}")
     summaries(rows)
     if out:
         with open(out, "w") as f:

@@ -31,6 +31,9 @@ struct offs {
 	/* task_struct.se.cfs_rq, cfs_rq.rq, rq.cfs.avg: the root cfs_rq of a task's CPU */
 	bool has_rq_path;
 	unsigned int se_cfs_rq, cfs_rq_rq, rq_load, rq_util;
+	/* task_struct.wakee_flips and .wakee_flip_decay_ts (record_wakee(), wake_wide()) */
+	bool has_flips;
+	unsigned int flips, flip_ts;
 };
 
 /* Byte offset of member @name of struct @type, searching anonymous members too. */
@@ -137,6 +140,17 @@ static void rq_path(const struct btf *btf, struct offs *o)
 	o->rq_util = (unsigned int)v[3];
 }
 
+/* The counters wake_wide() compares: inherited at fork, so unknown to a trace. */
+static void flips_path(const struct btf *btf, struct offs *o)
+{
+	long f = path_off(btf, "task_struct", "wakee_flips");
+	long ts = path_off(btf, "task_struct", "wakee_flip_decay_ts");
+
+	o->has_flips = f >= 0 && ts >= 0;
+	o->flips = o->has_flips ? (unsigned int)f : 0;
+	o->flip_ts = o->has_flips ? (unsigned int)ts : 0;
+}
+
 static int read_offsets(struct rec *r, struct offs *o)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
@@ -154,6 +168,7 @@ static int read_offsets(struct rec *r, struct offs *o)
 	v[4] = path_off(btf, "sched_group", "cpumask");
 	o->wake_flags_arg = wake_flags_arg(btf);
 	rq_path(btf, o);
+	flips_path(btf, o);
 	btf__free(btf);
 	for (int i = 0; i < 3; i++)
 		if (v[i] < 0)
@@ -193,6 +208,21 @@ static const struct probe probes[] = {
 	{ "sag", false, false, { "sched_autogroup_create_attach" } },
 };
 
+/*
+ * " flips=... flip_ts=... jiffies=..." of $arg1 (the wakee at srqf, the waker
+ * at thl of current): with jiffies, the decay stamp's age is exact.  @tier 0
+ * asks all, 1 the counters without jiffies (no @symbol fetch), 2 nothing.
+ */
+static void flips_arg(const struct offs *o, int tier, char *buf, size_t n)
+{
+	if (!o->has_flips || tier >= 2) {
+		buf[0] = '\0';
+		return;
+	}
+	snprintf(buf, n, " flips=+%u($arg1):u32 flip_ts=+%u($arg1):u64%s", o->flips, o->flip_ts,
+		 tier ? "" : " jiffies=@jiffies_64:u64");
+}
+
 /* " NAME=rq.cfs.avg.FIELD of $arg1's CPU", or "" without the path. */
 static void rq_arg(const struct offs *o, const char *name, unsigned int field, char *buf,
 		   size_t n)
@@ -205,21 +235,23 @@ static void rq_arg(const struct offs *o, const char *name, unsigned int field, c
 		 o->se_cfs_rq);
 }
 
-static void fetchargs(const struct probe *p, const struct offs *o, char *buf, size_t n)
+static void fetchargs(const struct probe *p, const struct offs *o, int tier, char *buf,
+		      size_t n)
 {
-	char load[96], util[96];
+	char load[96], util[96], flips[128];
 
+	flips_arg(o, tier, flips, sizeof(flips));
 	if (!strcmp(p->event, "srqf")) {
 		/* prev's cpu_load() as wake_affine_weight() reads it */
 		rq_arg(o, "prev_load", o->rq_load, load, sizeof(load));
 		rq_arg(o, "prev_util", o->rq_util, util, sizeof(util));
 		snprintf(buf, n, "pid=+%u($arg1):s32 prev_cpu=$arg2:s32 wake_flags=$arg%d:x32 "
-			 "load_avg=+%u($arg1):u64 util_avg=+%u($arg1):u64%s%s", o->pid,
-			 o->wake_flags_arg, o->load_avg, o->util_avg, load, util);
+			 "load_avg=+%u($arg1):u64 util_avg=+%u($arg1):u64%s%s%s", o->pid,
+			 o->wake_flags_arg, o->load_avg, o->util_avg, load, util, flips);
 	} else if (!strcmp(p->event, "thl")) {
-		/* for current (the sync test): this CPU's cpu_load() */
+		/* for current (the sync test): this CPU's cpu_load(), its flips after record_wakee() */
 		rq_arg(o, "cpu_load", o->rq_load, load, sizeof(load));
-		snprintf(buf, n, "pid=+%u($arg1):s32%s", o->pid, load);
+		snprintf(buf, n, "pid=+%u($arg1):s32%s%s", o->pid, load, flips);
 	}
 	else if (!strcmp(p->event, "srqf_ret"))
 		snprintf(buf, n, "cpu=$retval:s32");
@@ -245,12 +277,12 @@ static int add_event(struct rec *r, const struct probe *p)
 }
 
 /* Create @p on the first of its functions the kernel accepts; 0 or -errno. */
-static int create_one(struct rec *r, const struct probe *p, const struct offs *o)
+static int create_at(struct rec *r, const struct probe *p, const struct offs *o, int tier)
 {
-	char args[512];
+	char args[640];
 	int ret = -ENOENT;
 
-	fetchargs(p, o, args, sizeof(args));
+	fetchargs(p, o, tier, args, sizeof(args));
 	for (int i = 0; i < 2 && p->funcs[i]; i++) {
 		struct tracefs_dynevent *ev = p->ret ?
 			tracefs_kretprobe_alloc(PROBE_SYSTEM, p->event, p->funcs[i], args, 0) :
@@ -264,6 +296,29 @@ static int create_one(struct rec *r, const struct probe *p, const struct offs *o
 			return add_event(r, p);
 		}
 		tracefs_dynevent_free(ev);
+	}
+	return ret;
+}
+
+/*
+ * Create @p, dropping the optional arguments a kernel refuses (an @symbol
+ * fetch, say) rather than the probe.
+ */
+static int create_one(struct rec *r, const struct probe *p, const struct offs *o)
+{
+	int ret = -ENOENT;
+
+	for (int tier = 0; tier < 3; tier++) {
+		char *why;
+
+		ret = create_at(r, p, o, tier);
+		if (!ret || (strcmp(p->event, "srqf") && strcmp(p->event, "thl")) || !o->has_flips)
+			break;
+		why = tracefs_error_last(NULL);
+		fprintf(stderr, "schedreplay: --probes: %s refused %s (%s%s%s): trying without\n",
+			p->event, tier ? "wakee_flips" : "jiffies", strerror(-ret),
+			why ? ": " : "", why ? why : "");
+		free(why);
 	}
 	return ret;
 }

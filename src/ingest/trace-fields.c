@@ -56,10 +56,12 @@ static const struct ev_desc descs[SR_EV_OTHER] = {
 	[SR_EV_SELECT] = { NULL, "srqf", {
 		[F_PID] = "pid", [F_ORIG] = "prev_cpu", [F_WAKE_FLAGS] = "wake_flags",
 		[F_LOAD] = "load_avg", [F_UTIL] = "util_avg", [F_CPU_LOAD] = "prev_load",
-		[F_CPU_UTIL] = "prev_util" },
+		[F_CPU_UTIL] = "prev_util", [F_FLIPS] = "flips", [F_FLIP_TS] = "flip_ts",
+		[F_JIFFIES] = "jiffies" },
 		R(F_PID) | R(F_WAKE_FLAGS) },
 	[SR_EV_SELECT_RET] = { NULL, "srqf_ret", { [F_TARGET] = "cpu" }, R(F_TARGET) },
-	[SR_EV_HLOAD] = { NULL, "thl", { [F_PID] = "pid", [F_CPU_LOAD] = "cpu_load" }, R(F_PID) },
+	[SR_EV_HLOAD] = { NULL, "thl", { [F_PID] = "pid", [F_CPU_LOAD] = "cpu_load",
+		[F_FLIPS] = "flips", [F_FLIP_TS] = "flip_ts", [F_JIFFIES] = "jiffies" }, R(F_PID) },
 	[SR_EV_HLOAD_RET] = { NULL, "thl_ret", { [F_HLOAD] = "h_load" }, R(F_HLOAD) },
 	[SR_EV_IDLEST_GROUP] = { NULL, "fig", {
 		[F_PID] = "pid", [F_SD_WEIGHT] = "sd_weight", [F_TARGET] = "this_cpu" }, R(F_PID) },
@@ -272,6 +274,9 @@ static void fill_probe(const struct sr_trace *t, const struct tep_record *rec,
 	ev->h_load = rd_num(t, rec, &f[F_HLOAD], &v) ? (uint64_t)v : UINT64_MAX;
 	ev->cpu_load = rd_num(t, rec, &f[F_CPU_LOAD], &v) ? (uint64_t)v : UINT64_MAX;
 	ev->cpu_util = rd_num(t, rec, &f[F_CPU_UTIL], &v) ? (uint64_t)v : UINT64_MAX;
+	ev->flips = rd_num(t, rec, &f[F_FLIPS], &v) ? (uint64_t)v : UINT64_MAX;
+	ev->flip_ts = rd_num(t, rec, &f[F_FLIP_TS], &v) ? (uint64_t)v : UINT64_MAX;
+	ev->jiffies = rd_num(t, rec, &f[F_JIFFIES], &v) ? (uint64_t)v : UINT64_MAX;
 	ev->span = rd_num(t, rec, &f[F_SPAN], &v) ? (uint64_t)v : 0;
 	ev->sd_weight = rd_int(t, rec, &f[F_SD_WEIGHT], -1);
 	ev->cgroup_id = rd_int(t, rec, &f[F_CGROUP_ID], -1);

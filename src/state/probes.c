@@ -13,6 +13,7 @@
  * sched_migrate_task, sched_wakeup.  select_task_rq_fair() runs with
  * p->pi_lock held and preemption off, so nothing else opens on that CPU.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include "state-priv.h"
 
@@ -89,13 +90,44 @@ static void measure_cpu_util(struct sr_state *s, int cpu, uint64_t truth)
 	count_err(s->probes.cpu_util_err, (double)s->rq[cpu].util_avg, (double)truth);
 }
 
+/*
+ * The task's wakee_flips and decay stamp as the kernel held them — at srqf
+ * the wakee's, which wake_wide() reads as its slave; at thl of current the
+ * waker's, after its record_wakee() — scored against the state's estimate
+ * and bounds, then taken (the stamp by its age in jiffies, when the probe
+ * read jiffies too).  Forks inherit them, so no trace shows them otherwise.
+ */
+static void probe_flips(struct sr_state *s, struct sr_task *t, const struct sr_event *ev)
+{
+	struct sr_task_view *v = &t->v;
+	uint64_t jiffy = SR_NSEC_PER_SEC / (uint64_t)s->cfg.hz;
+
+	if (ev->flips == UINT64_MAX || ev->flips > UINT_MAX)
+		return;
+	s->probes.flips++;
+	s->probes.flips_err[v->wakee_flips == ev->flips ? 0 :
+			    v->wakee_flips_min <= ev->flips && ev->flips <= v->wakee_flips_max ?
+			    1 : 2]++;
+	if (s->cfg.probes_measure_only)
+		return;
+	v->wakee_flips = v->wakee_flips_min = v->wakee_flips_max = (unsigned int)ev->flips;
+	if (ev->flip_ts != UINT64_MAX && ev->jiffies != UINT64_MAX)
+		v->wakee_flip_decay_ts = s->now / jiffy - (ev->jiffies - ev->flip_ts);
+}
+
 /* thl of current (the sync test): it also read this CPU's cpu_load(). */
 static void on_hload(struct sr_state *s, const struct sr_event *ev)
 {
 	struct sr_cpu_state *c = &s->cpu[ev->cpu];
+	struct sr_task *cur;
 
 	c->thl_pid = ev->pid;
-	if (c->sel_pid < 0 || ev->pid != ev->common_pid || ev->cpu_load == UINT64_MAX)
+	if (c->sel_pid < 0 || ev->pid != ev->common_pid)
+		return;
+	cur = sr_state_task(s, ev->pid);
+	if (cur)
+		probe_flips(s, cur, ev);
+	if (ev->cpu_load == UINT64_MAX)
 		return;
 	measure_cpu_load(s, ev->cpu, ev->cpu_load);
 	if (!s->cfg.probes_measure_only)
@@ -153,6 +185,7 @@ static struct sr_task *on_select(struct sr_state *s, const struct sr_event *ev)
 		if (waker && waker != p)
 			sr_st_track_wakee(s, waker, p, ev->cpu);
 	}
+	probe_flips(s, p, ev);
 	p->probe = (struct sr_probe_in){
 		.valid = true, .wake_flags = ev->wake_flags, .ts = ev->ts,
 		.load_avg = ev->load_avg, .util_avg = ev->util_avg,

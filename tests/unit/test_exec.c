@@ -220,7 +220,8 @@ static void test_probed(void **state)
 	sw(f, 1000, 0, 0, "swapper", 100, "sh");
 	ev(f, (struct sr_event){ .type = SR_EV_SELECT, .ts = 2000, .cpu = 0, .pid = 100,
 				 .common_pid = 100, .wake_flags = WF_EXEC, .load_avg = 1000,
-				 .util_avg = 500, .cpu_load = UINT64_MAX, .cpu_util = UINT64_MAX });
+				 .util_avg = 500, .cpu_load = UINT64_MAX, .cpu_util = UINT64_MAX,
+				 .flips = UINT64_MAX, .flip_ts = UINT64_MAX, .jiffies = UINT64_MAX });
 	assert_int_equal(f->nr_placements, 0);
 	ev(f, (struct sr_event){ .type = SR_EV_IDLEST_GROUP, .ts = 2050, .cpu = 0, .pid = 100,
 				 .common_pid = 100, .sd_weight = 4 });

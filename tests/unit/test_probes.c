@@ -28,7 +28,19 @@ static void srqf(struct fx *f, uint64_t ts, int cpu, int waker, int pid, unsigne
 {
 	ev(f, (struct sr_event){ .type = SR_EV_SELECT, .ts = ts, .cpu = cpu, .pid = pid,
 				 .common_pid = waker, .wake_flags = flags, .load_avg = load,
-				 .util_avg = util });
+				 .util_avg = util, .flips = UINT64_MAX, .flip_ts = UINT64_MAX,
+				 .jiffies = UINT64_MAX });
+}
+
+/* An srqf that also read the wakee's wakee_flips, its decay stamp and jiffies. */
+static void srqf_flips(struct fx *f, uint64_t ts, int cpu, int waker, int pid, uint64_t flips,
+		       uint64_t flip_ts, uint64_t jiffies)
+{
+	ev(f, (struct sr_event){ .type = SR_EV_SELECT, .ts = ts, .cpu = cpu, .pid = pid,
+				 .common_pid = waker, .wake_flags = WF_TTWU | WF_SYNC,
+				 .load_avg = UINT64_MAX, .util_avg = UINT64_MAX,
+				 .cpu_load = UINT64_MAX, .cpu_util = UINT64_MAX, .flips = flips,
+				 .flip_ts = flip_ts, .jiffies = jiffies });
 }
 
 static void srqf_ret(struct fx *f, uint64_t ts, int cpu, int waker, int ret)
@@ -40,7 +52,8 @@ static void srqf_ret(struct fx *f, uint64_t ts, int cpu, int waker, int ret)
 static void thl(struct fx *f, uint64_t ts, int cpu, int waker, int pid, uint64_t h_load)
 {
 	ev(f, (struct sr_event){ .type = SR_EV_HLOAD, .ts = ts, .cpu = cpu, .pid = pid,
-				 .common_pid = waker });
+				 .common_pid = waker, .cpu_load = UINT64_MAX, .flips = UINT64_MAX,
+				 .flip_ts = UINT64_MAX, .jiffies = UINT64_MAX });
 	ev(f, (struct sr_event){ .type = SR_EV_HLOAD_RET, .ts = ts, .cpu = cpu,
 				 .common_pid = waker, .h_load = h_load });
 }
@@ -133,6 +146,40 @@ static void test_measure_only(void **state)
 	fx_free(f);
 }
 
+/*
+ * wakee_flips read by the srqf probe: scored against the state's estimate,
+ * then taken as the wakee's count (bounds closed) with its decay stamp aged
+ * like the kernel's; measuring only leaves the estimate alone.
+ */
+static void test_wakee_flips(void **state)
+{
+	for (int measure = 0; measure < 2; measure++) {
+		struct fx *f = fx_probes(measure);
+		struct sr_task *p;
+
+		setup(f);
+		p = sr_state_task(&f->s, 101);
+		assert_true(p->v.wakee_flips_max > 9);	/* inherited before the trace: unknown */
+		waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
+		/* HZ 250: the kernel's jiffies 1000 at 500 ms, the stamp 30 jiffies before */
+		srqf_flips(f, 500001000, 0, 100, 101, 9, 970, 1000);
+		srqf_ret(f, 500004000, 0, 100, 0);
+		wakeup(f, 500005000, 0, 101, 0);
+		assert_int_equal(f->s.probes.flips, 1);
+		assert_int_equal(f->s.probes.flips_err[1], 1);
+		if (measure) {
+			assert_int_not_equal(p->v.wakee_flips, 9);
+		} else {
+			assert_int_equal(p->v.wakee_flips, 9);
+			assert_int_equal(p->v.wakee_flips_min, 9);
+			assert_int_equal(p->v.wakee_flips_max, 9);
+			assert_int_equal(500001000 / (1000000000 / f->s.cfg.hz) -
+					 p->v.wakee_flip_decay_ts, 30);
+		}
+		fx_free(f);
+	}
+}
+
 /* The kernel returned one CPU, the wakeup landed on another: counted. */
 static void test_answer_moved(void **state)
 {
@@ -173,6 +220,7 @@ int main(void)
 		cmocka_unit_test(test_replay_at_select),
 		cmocka_unit_test(test_fallback_without_select),
 		cmocka_unit_test(test_measure_only),
+		cmocka_unit_test(test_wakee_flips),
 		cmocka_unit_test(test_answer_moved),
 		cmocka_unit_test(test_maybe_delayed),
 	};
