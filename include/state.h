@@ -663,6 +663,9 @@ struct sr_state {
 	struct sr_llc_view *llc;	/* nr_cpus, filled per placement */
 	/* per LLC, indexed by its llc_id: the kernel's sticky sd_llc_shared->has_idle_cores */
 	bool *idle_cores, *idle_cores_known;
+	/* ... cleared by a scan the kernel may have skipped (SIS_UTIL's budget 0): the
+	 * value, unconfirmed, is still the estimate */
+	bool *idle_cores_held;
 	/* per LLC: sd_llc_shared->nr_idle_scan as the load balancer last left it */
 	int *nr_idle_scan;
 	uint64_t *nr_idle_scan_ts;	/* 0: never computed */

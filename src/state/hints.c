@@ -16,7 +16,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <stdlib.h>
 #include "state-priv.h"
 
 /* Counts halve past this, so recent wakeups weigh more than old ones. */
@@ -91,6 +90,7 @@ void sr_st_update_idle_core(struct sr_state *s, int cpu)
 	}
 	s->idle_cores[llc] = true;
 	s->idle_cores_known[llc] = true;
+	s->idle_cores_held[llc] = false;
 }
 
 /* Until the trace sets or clears it, guess from whether an idle core exists now. */
@@ -232,7 +232,8 @@ static void fill_llc(struct sr_state *s, int llc)
 		s->llc_idle_core_valid[llc] = true;
 	}
 	sr_for_each_cpu(c, &t->cpu[llc].llc) {
-		s->llc[c].has_idle_cores = known ? s->idle_cores[llc] : s->llc_idle_core[llc];
+		s->llc[c].has_idle_cores = known || s->idle_cores_held[llc] ? s->idle_cores[llc] :
+					   s->llc_idle_core[llc];
 		s->llc[c].idle_cores_unknown = !known;
 		s->llc[c].nr_idle_scan = s->nr_idle_scan[llc];
 		s->llc[c].nr_idle_scan_estimated = true;
@@ -467,7 +468,15 @@ void sr_st_follow_ref(struct sr_state *s, struct sr_task *p, struct sr_task *wak
 	if (r->recent_used_cpu[k] >= 0)
 		p->v.recent_used_cpu = r->recent_used_cpu[k];
 	if (r->cleared_idle_cores[k] >= 0) {
-		s->idle_cores[r->cleared_idle_cores[k]] = false;
-		s->idle_cores_known[r->cleared_idle_cores[k]] = true;
+		int llc = r->cleared_idle_cores[k];
+
+		/*
+		 * select_idle_cpu() clears the hint after a failed core scan, but
+		 * returns before scanning when SIS_UTIL's budget is 0: if that
+		 * budget gives the same answer, the match does not tell which ran.
+		 */
+		s->idle_cores[llc] = false;
+		s->idle_cores_known[llc] = r->no_scan_cpu[k] >= 0;
+		s->idle_cores_held[llc] = !s->idle_cores_known[llc];
 	}
 }

@@ -264,6 +264,7 @@ int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg)
 	s->llc = calloc(cfg->nr_cpus, sizeof(*s->llc));
 	s->idle_cores = calloc(cfg->nr_cpus, sizeof(*s->idle_cores));
 	s->idle_cores_known = calloc(cfg->nr_cpus, sizeof(*s->idle_cores_known));
+	s->idle_cores_held = calloc(cfg->nr_cpus, sizeof(*s->idle_cores_held));
 	s->llc_idle_core = calloc(cfg->nr_cpus, sizeof(*s->llc_idle_core));
 	s->llc_idle_core_valid = calloc(cfg->nr_cpus, sizeof(*s->llc_idle_core_valid));
 	s->one_cpu = calloc(cfg->nr_cpus, sizeof(*s->one_cpu));
@@ -273,6 +274,7 @@ int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg)
 	for (int c = 0; s->llc && c < cfg->nr_cpus; c++)
 		s->llc[c].nr_idle_scan = -1;
 	if (!s->rq || !s->rq_scratch || !s->cpu || !s->llc || !s->idle_cores || !s->idle_cores_known ||
+	    !s->idle_cores_held ||
 	    !s->llc_idle_core || !s->llc_idle_core_valid ||
 	    !s->one_cpu || !s->nr_idle_scan || !s->nr_idle_scan_ts || !s->llcs ||
 	    sr_pidtab_init(&s->tasks, sizeof(struct sr_task_slot)) ||
@@ -326,6 +328,7 @@ void sr_state_fini(struct sr_state *s)
 	sr_pidtab_free(&s->sync_by_comm);
 	free(s->idle_cores);
 	free(s->idle_cores_known);
+	free(s->idle_cores_held);
 	free(s->one_cpu);
 	free(s->nr_idle_scan);
 	free(s->nr_idle_scan_ts);

@@ -72,6 +72,26 @@ static void test_idle_cores_sticky(void **state)
 	wakeup(f, 5100, 2, 101, 1);
 	assert_true(f->s.idle_cores_known[0]);
 	assert_false(f->s.idle_cores[0]);
+	/*
+	 * Set again; then a clearing answer that a SIS_UTIL budget of 0 would
+	 * give as well (no_scan_cpu -1): select_idle_cpu() may have returned
+	 * before the scan, leaving the hint set — cleared in the estimate only.
+	 */
+	sw(f, 6000, 1, 101, "b", 0, "");
+	sw(f, 6100, 0, 104, "e", 0, "");
+	assert_true(f->s.idle_cores[0] && f->s.idle_cores_known[0]);
+	sw(f, 6200, 0, 0, "", 104, "e");
+	f->next_ref = (struct sr_ref){ .valid = true, .cpu = { 1, 3 },
+		.recent_used_cpu = { -1, -1 }, .cleared_idle_cores = { 0, -1 },
+		.no_scan_cpu = { -1, -1 } };
+	waking(f, 7000, 2, 101, "b", 1, 102, false);
+	wakeup(f, 7100, 2, 101, 1);
+	assert_false(f->s.idle_cores[0]);
+	assert_false(f->s.idle_cores_known[0]);
+	sw(f, 7200, 1, 101, "b", 0, "");		/* CPU 1 idle, its sibling 0 busy */
+	waking(f, 8000, 2, 101, "b", 1, 102, false);
+	assert_false(f->ctx.llc[0].has_idle_cores);	/* the estimate: cleared */
+	assert_true(f->ctx.llc[0].idle_cores_unknown);	/* ... a dependency */
 	fx_free(f);
 }
 
