@@ -14,11 +14,14 @@ static const char *const flag_names[] = {
 	"chosen_idle", "chosen_inferred",
 };
 
-int sr_dline_init(struct dline *l, const struct sr_view *v)
+int sr_dline_init(struct dline *l, const struct sr_view *v, struct sr_ndjson *out)
 {
-	*l = (struct dline){ .nr_pol = v->nr_policies, .policy = v->policy };
+	*l = (struct dline){ .nr_pol = v->nr_policies, .policy = v->policy, .out = out };
 	l->g = yajl_gen_alloc(NULL);
-	return l->g ? 0 : -ENOMEM;
+	if (!l->g)
+		return -ENOMEM;
+	/* no buffer of yajl's own: each piece goes to the writer's stage */
+	return yajl_gen_config(l->g, yajl_gen_print_callback, sr_ndjson_put, out) ? 0 : -EINVAL;
 }
 
 static unsigned int flag_bits(const struct sr_wakeup *w)
@@ -184,12 +187,11 @@ static int gen_head(yajl_gen g, const struct held *h)
 	return ret | KOPT(g, "ran_on", h->ran_on);
 }
 
-int sr_dline_render(struct dline *l, const struct held *h, const char **buf, size_t *len)
+int sr_dline_render(struct dline *l, const struct held *h)
 {
 	yajl_gen g = l->g;
 	int ret;
 
-	yajl_gen_clear(g);
 	yajl_gen_reset(g, NULL);
 	ret = gen_head(g, h);
 	ret |= KEY(g, "flags") | yajl_gen_array_open(g);
@@ -203,8 +205,7 @@ int sr_dline_render(struct dline *l, const struct held *h, const char **buf, siz
 	ret |= yajl_gen_array_close(g) | yajl_gen_map_close(g);
 	if (ret != yajl_gen_status_ok)
 		return -ENOMEM;
-	return yajl_gen_get_buf(g, (const unsigned char **)buf, len) == yajl_gen_status_ok ?
-	       0 : -ENOMEM;
+	return sr_ndjson_end_line(l->out);
 }
 
 void sr_dline_free(struct dline *l)

@@ -29,15 +29,17 @@ struct held {
 /* The generator every line is written through; only the bytes change. */
 struct dline {
 	yajl_gen g;
+	struct sr_ndjson *out;
 	int nr_pol;
 	const struct sr_policy *policy;	/* the view's, nr_pol of them */
 };
 
-int sr_dline_init(struct dline *l, const struct sr_view *v);
+/* Lines go straight into @out's stage (yajl's print callback). */
+int sr_dline_init(struct dline *l, const struct sr_view *v, struct sr_ndjson *out);
 /* Fill @h from a placement (h->dec must hold nr_policies). */
 void sr_dline_hold(struct held *h, const struct sr_wakeup *w, const struct sr_view *v);
-/* @h's line, without its newline: *buf (the generator's, until the next call) and *len. */
-int sr_dline_render(struct dline *l, const struct held *h, const char **buf, size_t *len);
+/* @h's line, newline included, into the writer; 0 or -errno. */
+int sr_dline_render(struct dline *l, const struct held *h);
 void sr_dline_free(struct dline *l);
 
 #endif /* SR_DECISIONS_LINE_H */

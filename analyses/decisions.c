@@ -5,8 +5,8 @@
  * wait (waking -> switch-in) and where the task ran; it is written then, at
  * the task's next wakeup, or at the end of the trace.  At most one line per
  * task is held, as plain data: memory stays O(tasks + CPUs) however long
- * the trace, and a line is rendered once, when written, through one reused
- * jansson tree (decisions-line.c) into the writer's staging buffer.
+ * the trace, and a line is rendered once, when written, by one reused yajl
+ * generator (decisions-line.c) straight into the writer's staging buffer.
  * FILE ending in .gz or .zst is compressed.  Every field keeps one type on
  * every line (a column for DuckDB or Spark).
  */
@@ -35,7 +35,7 @@ static int dec_init(struct sr_analysis *a)
 		return -ENOMEM;
 	a->data = d;
 	d->nr_pol = v->nr_policies;
-	if (sr_pidtab_init(&d->held, sizeof(struct held)) || sr_dline_init(&d->line, v))
+	if (sr_pidtab_init(&d->held, sizeof(struct held)) || sr_dline_init(&d->line, v, &d->out))
 		return -ENOMEM;
 	ret = sr_ndjson_open_by_name(&d->out, v->opts->decisions);
 	if (ret)
@@ -45,10 +45,7 @@ static int dec_init(struct sr_analysis *a)
 
 static void write_line(struct decisions *d, struct held *h)
 {
-	const char *line;
-	size_t len;
-
-	if (sr_dline_render(&d->line, h, &line, &len) || sr_ndjson_write_raw(&d->out, line, len))
+	if (sr_dline_render(&d->line, h))
 		d->failed = true;
 	h->live = false;
 	h->index = 0;

@@ -351,6 +351,13 @@ int sr_ndjson_open_by_name(struct sr_ndjson *w, const char *path);
 int sr_ndjson_write(struct sr_ndjson *w, const json_t *row);
 /* One line a JSON library already wrote (@n bytes, without its newline). */
 int sr_ndjson_write_raw(struct sr_ndjson *w, const char *line, size_t n);
+/*
+ * A line a JSON library writes piece by piece straight into the stage:
+ * sr_ndjson_put() (the signature of yajl's print callback; @w is the
+ * writer) for each piece, then sr_ndjson_end_line(), 0 or -EIO.
+ */
+void sr_ndjson_put(void *w, const char *s, size_t n);
+int sr_ndjson_end_line(struct sr_ndjson *w);
 /* Flush and close (stdout is flushed, not closed); 0 or -EIO when any write failed. */
 int sr_ndjson_close(struct sr_ndjson *w);
 

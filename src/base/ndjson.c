@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NDJSON writers: see include/base.h.  Lines are rendered by jansson into
- * one staging buffer and leave it in large blocks, plain, through zlib or
- * through libzstd, so a line costs a json_dumpb() and a copy, never a
- * write or a compressor call of its own.
+ * NDJSON writers: see include/base.h.  Lines are rendered into one staging
+ * buffer — by jansson's json_dumpb(), or piece by piece by yajl's generator
+ * through sr_ndjson_put() — and leave it in large blocks, plain, through
+ * zlib or through libzstd, never a write or a compressor call per line.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -185,6 +185,28 @@ int sr_ndjson_write_raw(struct sr_ndjson *w, const char *line, size_t n)
 	memcpy(w->stage + w->stage_len, line, n);
 	w->stage[w->stage_len + n] = '\n';
 	w->stage_len += n + 1;
+	w->rows++;
+	return 0;
+}
+
+void sr_ndjson_put(void *wp, const char *s, size_t n)
+{
+	struct sr_ndjson *w = wp;
+
+	if (w->failed || !w->stage)
+		return;
+	/* a line may span a flush: the stage is only a buffer before the sink */
+	if (n > w->stage_size - w->stage_len && make_room(w, n))
+		return;
+	memcpy(w->stage + w->stage_len, s, n);
+	w->stage_len += n;
+}
+
+int sr_ndjson_end_line(struct sr_ndjson *w)
+{
+	sr_ndjson_put(w, "\n", 1);
+	if (w->failed || !w->stage)
+		return -EIO;
 	w->rows++;
 	return 0;
 }
