@@ -198,7 +198,11 @@ void sr_ndjson_put(void *wp, const char *s, size_t n)
 	/* a line may span a flush: the stage is only a buffer before the sink */
 	if (n > w->stage_size - w->stage_len && make_room(w, n))
 		return;
-	memcpy(w->stage + w->stage_len, s, n);
+	/* most pieces are a separator or a quote: no libc call for those */
+	if (n == 1)
+		w->stage[w->stage_len] = *s;
+	else
+		memcpy(w->stage + w->stage_len, s, n);
 	w->stage_len += n;
 }
 
