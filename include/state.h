@@ -29,6 +29,13 @@ struct sr_rq {
 	unsigned int idle_nr_running;	/* SCHED_IDLE tasks among them */
 	unsigned long load_weight;	/* Σ weight of queued CFS tasks incl. curr (rq.load.weight) */
 	unsigned long load_avg;		/* PELT cfs_rq.avg.load_avg, blocked load included */
+	/*
+	 * An idle CPU read after the nohz blocked-load update the state assumed
+	 * (src/state/pelt.c): the kernel's may not have run (a stalled VM's
+	 * often does not), leaving cfs_rq->avg as its last seen update did.
+	 */
+	bool load_refreshed;
+	unsigned long load_avg_unrefreshed;
 	unsigned long group_load_avg;	/* the part of load_avg from task groups' entities */
 	unsigned long runnable_load_avg;/* PELT of enqueued entities only (≤ 5.6) */
 	unsigned long util_avg;
@@ -501,6 +508,8 @@ struct sr_cpu_state {
 	 */
 	double k_load, k_runnable, k_util;
 	uint64_t k_ts;
+	bool k_refreshed;		/* the last update is the assumed nohz one ... */
+	double k_load_seen;		/* ... and this the load its last seen update left */
 	uint64_t pelt_known_ts;		/* averages worth reading from then (warm-up) */
 	/* dead tasks' averages left for the next update (cfs_rq->removed) */
 	double removed_load, removed_util;

@@ -239,6 +239,7 @@ static void dep_weight(const struct sr_wake_ctx *ctx, struct sr_decision *d)
  */
 struct wa_in {
 	unsigned long this_load, cur_load, task_load, prev_load;	/* cur_load 0 without sync */
+	unsigned long prev_stale;	/* prev_load had no assumed nohz update run (else equal) */
 	unsigned long cap_this, cap_prev;
 	unsigned int bias;		/* 100 + (imbalance_pct - 100) / 2, or 1 without WA_BIAS */
 	bool wa_bias, sync, le;
@@ -271,6 +272,11 @@ static void dep_weight_band(const struct wa_in *in, bool affine, unsigned int pc
 		other = !wa_affine_at(in, tl * up, cl * dn, kl * up, pl * dn);
 	else
 		other = wa_affine_at(in, tl * dn, cl * up, kl * dn, pl * up);
+	/* an idle prev whose blocked load the kernel may not have brought down */
+	if (!other && in->prev_stale != in->prev_load)
+		other = affine ? !wa_affine_at(in, tl * up, cl * dn, kl * up,
+					      (double)in->prev_stale * dn) :
+				 wa_affine_at(in, tl * dn, cl * up, kl * dn, (double)in->prev_stale * up);
 	if (other)
 		d->depends |= SR_DEP_LOAD_ESTIMATE;
 }
@@ -349,6 +355,8 @@ static struct wa_in wa_inputs(const struct sr_policy *pol, const struct sr_wake_
 		.cur_load = sync ? sr_task_h_load_ctx(ctx, ctx->curr, this) : 0,
 		.task_load = sr_task_h_load_ctx(ctx, ctx->p, wakee_cpu(ctx)),
 		.prev_load = wa_cpu_load(pol, &ctx->rq[prev]),
+		.prev_stale = ctx->rq[prev].load_refreshed && pol->knobs.kver >= SR_KV(5, 7) ?
+			      ctx->rq[prev].load_avg_unrefreshed : wa_cpu_load(pol, &ctx->rq[prev]),
 		.cap_this = ctx->rq[this].capacity,
 		.cap_prev = ctx->rq[prev].capacity,
 		.bias = wa_bias(pol, sd),

@@ -172,6 +172,8 @@ void sr_st_cpu_pelt(struct sr_state *s, int cpu, uint64_t now)
 		rq->runnable_load_avg = round_pos(c->k_runnable);
 		rq->util_avg = round_pos(c->k_util);
 	}
+	rq->load_refreshed = c->k_refreshed && !rq->curr_pid;
+	rq->load_avg_unrefreshed = round_pos(c->k_load_seen);
 }
 
 /*
@@ -205,7 +207,8 @@ void sr_st_cpu_kupdate(struct sr_state *s, int cpu)
 		c->util_avg = c->util_avg > c->removed_util ? c->util_avg - c->removed_util : 0;
 		c->removed_load = c->removed_util = 0;
 	}
-	c->k_load = c->load_avg;
+	c->k_load = c->k_load_seen = c->load_avg;
+	c->k_refreshed = false;
 	c->k_runnable = c->runnable_avg;
 	c->k_util = c->util_avg;
 	c->k_ts = s->now;
@@ -223,7 +226,13 @@ void sr_st_blocked_refresh(struct sr_state *s)
 	if (s->now < s->next_blocked)
 		return;
 	for (int c = 0; c < s->cfg.nr_cpus; c++)
-		if (!s->rq[c].curr_pid && s->cpu[c].k_ts)
+		if (!s->rq[c].curr_pid && s->cpu[c].k_ts) {
+			double seen = s->cpu[c].k_load_seen;
+
 			sr_st_cpu_kupdate(s, c);
+			s->cpu[c].k_refreshed = true;
+			s->cpu[c].k_load_seen = seen;
+			sr_st_cpu_pelt(s, c, s->now);
+		}
 	s->next_blocked = s->now + NOHZ_BLOCKED_NS;
 }

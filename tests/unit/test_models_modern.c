@@ -871,6 +871,34 @@ static void test_flow_load_estimate(void **state)
 	fx_free(f);
 }
 
+/*
+ * An idle prev read after the nohz blocked-load update the state assumed:
+ * had it not run, prev's cpu_load() would still be its last seen update's.
+ * Where that value turns the comparison, the answer depends on the estimate.
+ */
+static void test_flow_prev_unrefreshed(void **state)
+{
+	struct fx *f = fx_new("cores-per-llc=8", SR_ERA_511, 0, 4);
+
+	f->ctx.load_error_pct = 30;
+	/* 256 + 256 against 4096 - 256: determined, as in test_flow_load_estimate */
+	set_load(f, 0, 256);
+	set_load(f, 4, 4096);
+	f->p.load_avg = 256;
+	f->rq[4].curr_pid = 0;
+	f->rq[4].nr_running = 0;
+	f->rq[4].ttwu_pending = true;	/* not idle to wake_affine_idle(): the weight test */
+	f->rq[4].load_refreshed = true;
+	f->rq[4].load_avg_unrefreshed = 4096;
+	assert_int_equal(flow(f), 0);
+	assert_true(f->d.determined);		/* the stale value gives the same answer */
+	f->rq[4].load_avg_unrefreshed = 300;	/* ... this one the other */
+	assert_int_equal(flow(f), 0);
+	assert_int_equal(f->d.cpu, 0);
+	assert_true(f->d.depends & SR_DEP_LOAD_ESTIMATE);
+	fx_free(f);
+}
+
 /* W11 with sync unknown: non-sync ties go to prev, sync ones to this. */
 static void test_flow_sync_unknown(void **state)
 {
@@ -1308,6 +1336,7 @@ int main(void)
 		cmocka_unit_test(test_w14_record_wakee_heavy),
 		cmocka_unit_test(test_flow_affine),
 		cmocka_unit_test(test_flow_load_estimate),
+		cmocka_unit_test(test_flow_prev_unrefreshed),
 		cmocka_unit_test(test_flow_sync_unknown),
 		cmocka_unit_test(test_flow_exiting_waker),
 		cmocka_unit_test(test_flow_wake_wide),
