@@ -306,20 +306,23 @@ static int create_at(struct rec *r, const struct probe *p, const struct offs *o,
  */
 static int create_one(struct rec *r, const struct probe *p, const struct offs *o)
 {
-	int ret = -ENOENT;
+	static const char *const dropped[] = { NULL, "jiffies", "the wakee_flips fields" };
+	bool tiers = o->has_flips && (!strcmp(p->event, "srqf") || !strcmp(p->event, "thl"));
+	char *why = NULL;
+	int ret = -ENOENT, tier;
 
-	for (int tier = 0; tier < 3; tier++) {
-		char *why;
-
+	for (tier = 0; tier < (tiers ? 3 : 1); tier++) {
 		ret = create_at(r, p, o, tier);
-		if (!ret || (strcmp(p->event, "srqf") && strcmp(p->event, "thl")) || !o->has_flips)
+		if (!ret)
 			break;
-		why = tracefs_error_last(NULL);
-		fprintf(stderr, "schedreplay: --probes: %s refused %s (%s%s%s): trying without\n",
-			p->event, tier ? "wakee_flips" : "jiffies", strerror(-ret),
-			why ? ": " : "", why ? why : "");
-		free(why);
+		if (!why)
+			why = tracefs_error_last(NULL);
 	}
+	/* said only when a smaller probe took: else the probe's own failure is the news */
+	if (!ret && tier)
+		fprintf(stderr, "schedreplay: --probes: %s recorded without %s (the kernel refused "
+			"them%s%s)\n", p->event, dropped[tier], why ? ": " : "", why ? why : "");
+	free(why);
 	return ret;
 }
 
