@@ -349,8 +349,6 @@ int sr_ndjson_open(struct sr_ndjson *w, const char *path);
 int sr_ndjson_open_by_name(struct sr_ndjson *w, const char *path);
 /* One compact line; 0, or -EIO once any write failed. */
 int sr_ndjson_write(struct sr_ndjson *w, const json_t *row);
-/* One line a JSON library already wrote (@n bytes, without its newline). */
-int sr_ndjson_write_raw(struct sr_ndjson *w, const char *line, size_t n);
 /*
  * A line a JSON library writes piece by piece straight into the stage:
  * sr_ndjson_put() (the signature of yajl's print callback; @w is the

@@ -257,27 +257,28 @@ static bool wa_affine_at(const struct wa_in *in, double tl, double cl, double kl
 	return in->le || in->sync ? te <= pe : te < pe;
 }
 
+/* The corner of the box that favours the other answer, prev's load taken as @pl. */
+static bool band_turns(const struct wa_in *in, bool affine, double up, double pl)
+{
+	double dn = 1.0 / up;
+	double tl = (double)in->this_load, cl = (double)in->cur_load, kl = (double)in->task_load;
+
+	/* it moves each input one way */
+	if (affine)
+		return !wa_affine_at(in, tl * up, cl * dn, kl * up, pl * dn);
+	return wa_affine_at(in, tl * dn, cl * up, kl * dn, pl * up);
+}
+
 static void dep_weight_band(const struct wa_in *in, bool affine, unsigned int pct,
 			    struct sr_decision *d)
 {
-	double up = 1.0 + pct / 100.0, dn = 1.0 / up;
-	double tl = (double)in->this_load, cl = (double)in->cur_load;
-	double kl = (double)in->task_load, pl = (double)in->prev_load;
-	bool other;
+	double up = 1.0 + pct / 100.0;
 
 	if (!pct)
 		return;
-	/* the corner that favours the other answer: it moves each input one way */
-	if (affine)
-		other = !wa_affine_at(in, tl * up, cl * dn, kl * up, pl * dn);
-	else
-		other = wa_affine_at(in, tl * dn, cl * up, kl * dn, pl * up);
-	/* an idle prev whose blocked load the kernel may not have brought down */
-	if (!other && in->prev_stale != in->prev_load)
-		other = affine ? !wa_affine_at(in, tl * up, cl * dn, kl * up,
-					      (double)in->prev_stale * dn) :
-				 wa_affine_at(in, tl * dn, cl * up, kl * dn, (double)in->prev_stale * up);
-	if (other)
+	/* ... and for an idle prev whose blocked load the kernel may not have brought down */
+	if (band_turns(in, affine, up, (double)in->prev_load) ||
+	    (in->prev_stale != in->prev_load && band_turns(in, affine, up, (double)in->prev_stale)))
 		d->depends |= SR_DEP_LOAD_ESTIMATE;
 }
 
@@ -349,14 +350,16 @@ static struct wa_in wa_inputs(const struct sr_policy *pol, const struct sr_wake_
 			      const struct sr_domain *sd, bool sync, bool le)
 {
 	int this = ctx->this_cpu, prev = ctx->prev_cpu;
+	unsigned long prev_load = wa_cpu_load(pol, &ctx->rq[prev]);
 
 	return (struct wa_in){
 		.this_load = wa_cpu_load(pol, &ctx->rq[this]),
 		.cur_load = sync ? sr_task_h_load_ctx(ctx, ctx->curr, this) : 0,
 		.task_load = sr_task_h_load_ctx(ctx, ctx->p, wakee_cpu(ctx)),
-		.prev_load = wa_cpu_load(pol, &ctx->rq[prev]),
+		.prev_load = prev_load,
+		/* blocked load is in cpu_load() from 5.7 */
 		.prev_stale = ctx->rq[prev].load_refreshed && pol->knobs.kver >= SR_KV(5, 7) ?
-			      ctx->rq[prev].load_avg_unrefreshed : wa_cpu_load(pol, &ctx->rq[prev]),
+			      ctx->rq[prev].load_avg_unrefreshed : prev_load,
 		.cap_this = ctx->rq[this].capacity,
 		.cap_prev = ctx->rq[prev].capacity,
 		.bias = wa_bias(pol, sd),

@@ -172,23 +172,6 @@ int sr_ndjson_write(struct sr_ndjson *w, const json_t *row)
 	return 0;
 }
 
-int sr_ndjson_write_raw(struct sr_ndjson *w, const char *line, size_t n)
-{
-	if (w->failed || !w->stage || !n)
-		return -EIO;
-	if (n + 1 > w->stage_size - w->stage_len) {
-		int ret = make_room(w, n + 1);
-
-		if (ret)
-			return ret;
-	}
-	memcpy(w->stage + w->stage_len, line, n);
-	w->stage[w->stage_len + n] = '\n';
-	w->stage_len += n + 1;
-	w->rows++;
-	return 0;
-}
-
 void sr_ndjson_put(void *wp, const char *s, size_t n)
 {
 	struct sr_ndjson *w = wp;

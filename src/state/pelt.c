@@ -196,8 +196,10 @@ void sr_st_cpu_remove(struct sr_state *s, int cpu, double load, double util)
  * what was removed first): the kernel's reads take these values until the
  * next one.  A migration away is not one: the state subtracts the task at
  * once, the read sees it at the CPU's next update, as the kernel's does.
+ * @assumed: the nohz update the state assumes, which the kernel may not
+ * have made — the last seen update's load is kept beside it.
  */
-void sr_st_cpu_kupdate(struct sr_state *s, int cpu)
+static void kupdate(struct sr_state *s, int cpu, bool assumed)
 {
 	struct sr_cpu_state *c = &s->cpu[cpu];
 
@@ -207,12 +209,19 @@ void sr_st_cpu_kupdate(struct sr_state *s, int cpu)
 		c->util_avg = c->util_avg > c->removed_util ? c->util_avg - c->removed_util : 0;
 		c->removed_load = c->removed_util = 0;
 	}
-	c->k_load = c->k_load_seen = c->load_avg;
-	c->k_refreshed = false;
+	c->k_load = c->load_avg;
+	if (!assumed)
+		c->k_load_seen = c->load_avg;
+	c->k_refreshed = assumed;
 	c->k_runnable = c->runnable_avg;
 	c->k_util = c->util_avg;
 	c->k_ts = s->now;
 	sr_st_cpu_pelt(s, cpu, s->now);
+}
+
+void sr_st_cpu_kupdate(struct sr_state *s, int cpu)
+{
+	kupdate(s, cpu, false);
 }
 
 /*
@@ -226,13 +235,7 @@ void sr_st_blocked_refresh(struct sr_state *s)
 	if (s->now < s->next_blocked)
 		return;
 	for (int c = 0; c < s->cfg.nr_cpus; c++)
-		if (!s->rq[c].curr_pid && s->cpu[c].k_ts) {
-			double seen = s->cpu[c].k_load_seen;
-
-			sr_st_cpu_kupdate(s, c);
-			s->cpu[c].k_refreshed = true;
-			s->cpu[c].k_load_seen = seen;
-			sr_st_cpu_pelt(s, c, s->now);
-		}
+		if (!s->rq[c].curr_pid && s->cpu[c].k_ts)
+			kupdate(s, c, true);
 	s->next_blocked = s->now + NOHZ_BLOCKED_NS;
 }

@@ -12,6 +12,26 @@
 #include <cmocka.h>
 #include "state-fx.h"
 
+/* A waker (100) running on CPU 0; its wakee (101) asleep after running on CPU 2. */
+static struct sr_task *waker_and_sleeper(struct fx *f)
+{
+	sw(f, 1000, 0, 0, "", 100, "waker");
+	sw(f, 1000, 2, 0, "", 101, "wakee");
+	sw(f, 2000, 2, 101, "wakee", 0, "");
+	return sr_state_task(&f->s, 101);
+}
+
+/*
+ * A reference whose answers (both WF_SYNC values: @cpu) and whose other
+ * wake_wide() answer (@alt) differ, the primary one wide or not; LLCs of 4.
+ */
+static struct sr_ref wide_ref(int cpu, int alt, bool primary_wide)
+{
+	return (struct sr_ref){ .valid = true, .cpu = { (int16_t)cpu, (int16_t)cpu },
+		.recent_used_cpu = { -1, -1 }, .cleared_idle_cores = { -1, -1 },
+		.wide_alt_cpu = (int16_t)alt, .primary_wide = primary_wide, .wide_factor = 4 };
+}
+
 static void test_percpu_kthread_names(void **state)
 {
 	assert_int_equal(sr_st_percpu_kthread_cpu("kworker/3:1"), 3);
@@ -123,9 +143,7 @@ static void test_follow_reference(void **state)
 	struct fx *f = fx_new();
 	struct sr_task *p;
 
-	sw(f, 1000, 0, 0, "", 100, "waker");
-	sw(f, 1000, 2, 0, "", 101, "wakee");
-	sw(f, 2000, 2, 101, "wakee", 0, "");
+	waker_and_sleeper(f);
 	/* without evidence a task-context wakeup by a task is guessed sync */
 	f->next_ref = (struct sr_ref){ .valid = true, .cpu = { 2, 0 },
 		.recent_used_cpu = { 2, -1 }, .cleared_idle_cores = { -1, -1 } };
@@ -155,9 +173,7 @@ static void test_reference_missed(void **state)
 	struct fx *f = fx_new();
 	struct sr_task *p;
 
-	sw(f, 1000, 0, 0, "", 100, "waker");
-	sw(f, 1000, 2, 0, "", 101, "wakee");
-	sw(f, 2000, 2, 101, "wakee", 0, "");
+	waker_and_sleeper(f);
 	f->next_ref = (struct sr_ref){ .valid = true, .cpu = { 0, 0 },
 		.recent_used_cpu = { 1, 1 }, .cleared_idle_cores = { -1, -1 },
 		.stores_prev = true };
@@ -184,14 +200,9 @@ static void test_wide_evidence(void **state)
 	struct fx *f = fx_new();
 	struct sr_task *p, *w;
 
-	sw(f, 1000, 0, 0, "", 100, "waker");
-	sw(f, 1000, 2, 0, "", 101, "wakee");
-	sw(f, 2000, 2, 101, "wakee", 0, "");
-	p = sr_state_task(&f->s, 101);
+	p = waker_and_sleeper(f);
 	w = sr_state_task(&f->s, 100);
-	f->next_ref = (struct sr_ref){ .valid = true, .cpu = { 0, 0 },
-		.recent_used_cpu = { -1, -1 }, .cleared_idle_cores = { -1, -1 },
-		.wide_alt_cpu = 2, .wide_factor = 4 };
+	f->next_ref = wide_ref(0, 2, false);
 	for (int i = 0; i < 3; i++) {
 		uint64_t t = 3000 + 1000 * (uint64_t)i;
 
@@ -225,16 +236,11 @@ static void test_wide_evidence_fades(void **state)
 	struct fx *f = fx_new();
 	struct sr_task *p;
 
-	sw(f, 1000, 0, 0, "", 100, "waker");
-	sw(f, 1000, 2, 0, "", 101, "wakee");
-	sw(f, 2000, 2, 101, "wakee", 0, "");
-	p = sr_state_task(&f->s, 101);
+	p = waker_and_sleeper(f);
 	for (int i = 0; i < 3; i++) {
 		uint64_t t = 3000 + 1000 * (uint64_t)i;
 
-		f->next_ref = (struct sr_ref){ .valid = true, .cpu = { 2, 2 },
-			.recent_used_cpu = { -1, -1 }, .cleared_idle_cores = { -1, -1 },
-			.wide_alt_cpu = 0, .primary_wide = true, .wide_factor = 4 };
+		f->next_ref = wide_ref(2, 0, true);
 		waking(f, t, 0, 101, "wakee", 2, 100, false);
 		wakeup(f, t + 100, 0, 101, 0);
 		sw(f, t + 200, 0, 0, "", 101, "wakee");
@@ -258,9 +264,7 @@ static void test_wide_evidence_by_name(void **state)
 
 		sw(f, t, 2, 0, "", pid, "recv");
 		sw(f, t + 100, 2, pid, "recv", 0, "");
-		f->next_ref = (struct sr_ref){ .valid = true, .cpu = { 0, 0 },
-			.recent_used_cpu = { -1, -1 }, .cleared_idle_cores = { -1, -1 },
-			.wide_alt_cpu = 2, .wide_factor = 4 };
+		f->next_ref = wide_ref(0, 2, false);
 		waking(f, t + 200, 0, pid, "recv", 2, 100, false);
 		wakeup(f, t + 300, 0, pid, 2);
 		assert_int_equal(sr_state_task(&f->s, pid)->wide_wins[1], 1);

@@ -832,6 +832,18 @@ static void test_flow_affine(void **state)
 }
 
 /*
+ * Loads estimated within 30 %: 256 + 256 on CPU 0 against 4096 - 256 on
+ * CPU 4, apart even at the worst corner of the band: a determined answer.
+ */
+static void loads_apart(struct fx *f)
+{
+	f->ctx.load_error_pct = 30;
+	set_load(f, 0, 256);
+	set_load(f, 4, 4096);
+	f->p.load_avg = 256;
+}
+
+/*
  * Reconstructed loads: each input of the weight test may be off by the band;
  * a comparison the box of inputs can turn is load_estimate-dependent.
  */
@@ -839,11 +851,7 @@ static void test_flow_load_estimate(void **state)
 {
 	struct fx *f = fx_new("cores-per-llc=8", SR_ERA_511, 0, 4);
 
-	f->ctx.load_error_pct = 30;
-	/* 256 + 256 against 4096 - 256: apart even at the worst corner, determined */
-	set_load(f, 0, 256);
-	set_load(f, 4, 4096);
-	f->p.load_avg = 256;
+	loads_apart(f);
 	assert_int_equal(flow(f), 0);
 	assert_int_equal(f->d.cpu, 0);
 	assert_true(f->d.determined);
@@ -880,11 +888,7 @@ static void test_flow_prev_unrefreshed(void **state)
 {
 	struct fx *f = fx_new("cores-per-llc=8", SR_ERA_511, 0, 4);
 
-	f->ctx.load_error_pct = 30;
-	/* 256 + 256 against 4096 - 256: determined, as in test_flow_load_estimate */
-	set_load(f, 0, 256);
-	set_load(f, 4, 4096);
-	f->p.load_avg = 256;
+	loads_apart(f);
 	f->rq[4].curr_pid = 0;
 	f->rq[4].nr_running = 0;
 	f->rq[4].ttwu_pending = true;	/* not idle to wake_affine_idle(): the weight test */

@@ -28,6 +28,13 @@ static unsigned long util_read(struct fx *f, int cpu)
 	return f->s.rq[cpu].util_avg;
 }
 
+/* sched_migrate_task of @pid from @from to @to, emitted on @cpu by @by (-1: unknown). */
+static void migrate(struct fx *f, uint64_t ts, int cpu, int pid, int from, int to, int by)
+{
+	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = ts, .cpu = cpu, .pid = pid,
+				 .prio = 120, .orig_cpu = from, .dest_cpu = to, .common_pid = by });
+}
+
 /* An event on CPU 3 only moves the state's clock (CPU 3 stays idle). */
 static void tick_elsewhere(struct fx *f, uint64_t ts)
 {
@@ -128,12 +135,10 @@ static void test_pull_updates_source(void **state)
 	slept = t->sleep_load;
 	sw(f, 429 * MS, 2, 0, "swapper/2", 400, "t400");
 	/* 30 ms on, CPU 2 pulls t300 (a balancer's move of a queued task) */
-	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 430 * MS, .cpu = 2, .pid = 300,
-				 .prio = 120, .orig_cpu = 0, .dest_cpu = 2, .common_pid = 400 });
+	migrate(f, 430 * MS, 2, 300, 0, 2, 400);
 	/* ... then wakes t100 onto CPU 2: synced to CPU 0's update at the pull */
 	waking(f, 430 * MS + 100, 2, 100, "t100", 0, 400, false);
-	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 430 * MS + 200, .cpu = 2, .pid = 100,
-				 .prio = 120, .orig_cpu = 0, .dest_cpu = 2, .common_pid = 400 });
+	migrate(f, 430 * MS + 200, 2, 100, 0, 2, 400);
 	assert_true(t->v.load_avg < 0.6 * (double)slept);
 	fx_free(f);
 }
@@ -153,9 +158,7 @@ static void test_busy_cpu_left_within_tick(void **state)
 	sw(f, 210 * MS, 2, 0, "swapper/2", 300, "t300");
 	/* 20 ms on: t300 wakes t200 onto CPU 2, which leaves CPU 0 */
 	waking(f, 220 * MS, 2, 200, "t200", 0, 300, false);
-	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 220 * MS + 10, .cpu = 2,
-				 .pid = 200, .prio = 120, .orig_cpu = 0, .dest_cpu = 2,
-				 .common_pid = -1 });
+	migrate(f, 220 * MS + 10, 2, 200, 0, 2, -1);
 	with = load_read(f, 0);
 	tick_elsewhere(f, 230 * MS);			/* a jiffy (4 ms) later: applied */
 	without = load_read(f, 0);
@@ -225,8 +228,7 @@ static void test_migrated_sleeper_synced_to_old_cpu(void **state)
 	/* woken 30 ms later from CPU 2 onto CPU 2 through its wakelist, 10 ms in flight */
 	sw(f, 420 * MS, 2, 0, "swapper/2", 300, "t300");
 	waking(f, 431 * MS, 2, 100, "t100", 0, 300, false);
-	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 431 * MS + 10, .cpu = 2, .pid = 100,
-				 .prio = 120, .orig_cpu = 0, .dest_cpu = 2, .common_pid = -1 });
+	migrate(f, 431 * MS + 10, 2, 100, 0, 2, -1);
 	/* CPU 0 idle since 401 ms: its cfs_rq's last update, so no decay */
 	assert_true(t->v.load_avg >= slept - 1 && t->v.load_avg <= slept + 1);
 	wakeup(f, 441 * MS, 2, 100, 2);
@@ -249,8 +251,7 @@ static void test_migrated_off_idle_cpu_decays(void **state)
 	slept = t->sleep_load;
 	sw(f, 420 * MS, 2, 0, "swapper/2", 300, "t300");
 	waking(f, 401 * MS + 33554432, 2, 100, "t100", 0, 300, false);
-	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 401 * MS + 33554432, .cpu = 2, .pid = 100,
-				 .prio = 120, .orig_cpu = 0, .dest_cpu = 2, .common_pid = -1 });
+	migrate(f, 401 * MS + 33554432, 2, 100, 0, 2, -1);
 	/* 32 PELT periods asleep: one halving */
 	moved = t->v.load_avg;
 	assert_true(moved >= slept / 2 - 2 && moved <= slept / 2 + 2);
