@@ -88,6 +88,27 @@ static int not_fair(struct sr_decision *d, bool quiet)
 }
 
 /*
+ * core.c select_task_rq() asks no class about a task allowed on one CPU
+ * (and select_task_rq_rt()/_stop() of every era return task_cpu(p) for
+ * one): an RT or stop wakee bound to its CPU, such as migration/N, stays.
+ */
+static int pinned_not_fair(const struct sr_wake_ctx *ctx, struct sr_decision *d, bool quiet)
+{
+	struct sr_step *s;
+
+	decision_reset(d, quiet);
+	d->cpu = ctx->allowed ? sr_mask_first(ctx->allowed) : ctx->prev_cpu;
+	s = sr_trail_add(&d->trail, "select_task_rq", "p->nr_cpus_allowed > 1",
+			 "cpumask_any(p->cpus_ptr): the class is not asked", d->cpu);
+	sr_step_val(s, "nr_cpus_allowed", 1);
+	d->alt_cpu = d->cpu;
+	d->decided_by = SR_BY_NOT_ALLOWED;
+	d->depends = ctx->unknown & (SR_DEP_AFFINITY | SR_DEP_LOST_EVENTS | SR_DEP_DECISION_TIME);
+	d->determined = d->depends == 0;
+	return 0;
+}
+
+/*
  * wake_wide() read counters the trace does not pin (inherited from before
  * it, or a decay a tick from ours): replay with the other answer, under
  * the primary sync value and, when the trace does not record WF_SYNC, the
@@ -172,7 +193,8 @@ static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 	if (!pol || !pol->ops || !pol->ops->select_task_rq || !ctx || !d)
 		return -EINVAL;
 	if (ctx->p && ctx->p->policy == SR_SCHED_RT)
-		return not_fair(d, quiet);
+		return ctx->p->nr_cpus_allowed == 1 ? pinned_not_fair(ctx, d, quiet)
+						    : not_fair(d, quiet);
 	if (ctx->sync != SR_UNKNOWN) {
 		ret = decide_once(pol, ctx, ctx->sync, d, quiet);
 		d->sync_assumed = false;
