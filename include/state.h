@@ -691,6 +691,7 @@ struct sr_state {
 	struct sr_wakeup_counts wc;
 	struct sr_probe_stats probes;
 	uint64_t now;
+	uint64_t first_ts;		/* the trace's start: cfg.start, else its first event */
 	uint64_t pid_reuse;		/* fork of a pid we already knew */
 	uint64_t nr_placed;		/* numbering of placed wakeups, forks and execs */
 	uint64_t next_blocked;		/* the next nohz blocked-load update of idle CPUs */

@@ -191,9 +191,9 @@ static bool llc_balanced_since(const struct sr_state *s, const struct sr_domain 
 }
 
 /*
- * sd_llc_shared->nr_idle_scan starts at 0 (kzalloc); the balance instants
- * are not in the trace, so when one must have happened the budget is
- * recomputed from the reconstructed util, and it is always an estimate.
+ * sd_llc_shared->nr_idle_scan: the balance instants are not in the trace,
+ * so when one must have happened the budget is recomputed from the
+ * reconstructed util, and it is always an estimate.
  */
 static void update_nr_idle_scan(struct sr_state *s, int llc, bool overloaded)
 {
@@ -206,8 +206,16 @@ static void update_nr_idle_scan(struct sr_state *s, int llc, bool overloaded)
 		s->nr_idle_scan[llc] = -1;
 		return;
 	}
-	if (!s->nr_idle_scan_ts[llc])
-		s->nr_idle_scan_ts[llc] = s->now;	/* the trace starts: the budget is 0 */
+	if (!s->nr_idle_scan_ts[llc]) {
+		/*
+		 * The trace starts: the budget is what the last balance before it
+		 * computed, most often on a machine quieter than the workload
+		 * recorded — the whole LLC, as for a util of 0 (make fidelity:
+		 * +109 placements on 6.1, +49 on 6.12 over a budget of 0).
+		 */
+		s->nr_idle_scan_ts[llc] = s->first_ts ? s->first_ts : s->now;
+		s->nr_idle_scan[llc] = (int)sd->span_weight;
+	}
 	if (!llc_balanced_since(s, sd, s->nr_idle_scan_ts[llc], overloaded))
 		return;
 	sr_for_each_cpu(c, &sd->span) {

@@ -177,6 +177,8 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 		return 0;
 	if (ev->ts > s->now)
 		s->now = ev->ts;
+	if (!s->first_ts)
+		s->first_ts = s->cfg.start ? s->cfg.start : ev->ts;
 	note_silence(s, ev);
 	if (ev->missed_before) {
 		sr_st_cpu_advance(s, ev->cpu, s->now);

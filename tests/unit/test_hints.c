@@ -350,6 +350,22 @@ static void test_fork_inherits(void **state)
 	fx_free(f);
 }
 
+/*
+ * Before any balance the trace could show, the budget is the last one
+ * computed before it: taken as a quiet machine's, the whole LLC.
+ */
+static void test_nr_idle_scan_start(void **state)
+{
+	struct fx *f = fx_new();
+
+	waker_and_sleeper(f);
+	waking(f, 3000, 0, 101, "wakee", 2, 100, false);
+	assert_int_equal(f->nr_placements, 1);
+	assert_int_equal(f->ctx.llc[0].nr_idle_scan, 4);
+	assert_true(f->ctx.llc[0].nr_idle_scan_estimated);
+	fx_free(f);
+}
+
 /* nr_idle_scan follows the LLC's util at the balancer's pace; util_est follows dequeues. */
 static void test_nr_idle_scan(void **state)
 {
@@ -414,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_wide_evidence_fades),
 		cmocka_unit_test(test_wide_evidence_by_name),
 		cmocka_unit_test(test_fork_inherits),
+		cmocka_unit_test(test_nr_idle_scan_start),
 		cmocka_unit_test(test_nr_idle_scan),
 	};
 
