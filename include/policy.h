@@ -107,6 +107,10 @@ struct sr_sis_fx {
 	int recent_used_cpu;		/* p->recent_used_cpu afterwards (-1: unknown) */
 	bool cleared_idle_cores;	/* set_idle_cores(target, false) ran */
 	int cpu_no_scan;		/* the answer an nr_idle_scan of 0 gives, when it differs */
+	int no_scan_budget;		/* the greatest budget that gives it */
+	int cpu_full_scan;		/* the answer a budget of the whole LLC gives, when the
+					 * estimate was smaller and it differs */
+	int full_scan_budget;		/* the least budget that gives it */
 };
 
 struct sr_decision {

@@ -348,6 +348,9 @@ struct sr_ref {
 	bool stores_prev;		/* the kernel stores prev in p->recent_used_cpu once
 					 * past the target and prev tests (5.15+) */
 	int16_t no_scan_cpu[2];		/* the answer a SIS_UTIL budget of 0 gives, if other */
+	int16_t no_scan_budget[2];	/* the greatest budget that gives it */
+	int16_t full_scan_cpu[2];	/* the answer the whole LLC's budget gives, if other */
+	int16_t full_scan_budget[2];	/* the least budget that gives it */
 	int16_t scan_llc[2];		/* the LLC (llc_id) whose budget that is, -1 none */
 	int16_t wide_alt_cpu;		/* the answer with the other wake_wide() result, if
 					 * other (its flips' bounds allow it), else -1 */

@@ -415,29 +415,52 @@ static int sis_what_if(const struct sr_sis *s, bool flip_cores, int scan)
 	return sis_run(&alt);
 }
 
+/* The smallest budget in [@lo, @hi] whose answer is @cpu (@hi's is). */
+static int least_budget(const struct sr_sis *s, int cpu, int lo, int hi)
+{
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (sis_what_if(s, false, mid) == cpu)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return hi;
+}
+
 /*
  * An unknown budget may be 0; an estimated one anything from 0 to the whole
- * LLC.  *@no_scan receives the answer a budget of 0 gives, when it differs.
+ * LLC.  @fx receives the answers a budget of 0 and of the whole LLC give,
+ * when they differ.
  */
 static bool scan_mattered(const struct sr_sis *s, int cpu, const struct sr_llc_view *llc,
-			  int *no_scan)
+			  struct sr_sis_fx *fx)
 {
 	int full = sr_llc_size(s->t, s->target), alt;
+	bool mattered = false;
 
 	if (llc && llc->nr_idle_scan >= 0 && !llc->nr_idle_scan_estimated)
 		return false;
 	if (s->nr_idle_scan != 0) {
 		alt = sis_what_if(s, false, 0);
 		if (alt != cpu) {
-			*no_scan = alt;
-			return true;
+			fx->cpu_no_scan = alt;
+			fx->no_scan_budget = least_budget(s, cpu, 1, s->nr_idle_scan) - 1;
+			mattered = true;
 		}
 	}
-	return llc && llc->nr_idle_scan_estimated && s->nr_idle_scan != full &&
-	       sis_what_if(s, false, full) != cpu;
+	if (!llc || !llc->nr_idle_scan_estimated || s->nr_idle_scan >= full)
+		return mattered;
+	alt = sis_what_if(s, false, full);
+	if (alt == cpu)
+		return mattered;
+	fx->cpu_full_scan = alt;
+	fx->full_scan_budget = least_budget(s, alt, s->nr_idle_scan + 1, full);
+	return true;
 }
 
-static unsigned int sis_depends(const struct sr_sis *s, int cpu, int *no_scan)
+static unsigned int sis_depends(const struct sr_sis *s, int cpu, struct sr_sis_fx *fx)
 {
 	const struct sr_wake_ctx *ctx = s->ctx;
 	const struct sr_llc_view *llc = ctx->llc ? &ctx->llc[s->target] : NULL;
@@ -447,7 +470,7 @@ static unsigned int sis_depends(const struct sr_sis *s, int cpu, int *no_scan)
 	    sis_what_if(s, true, -1) != cpu)
 		deps |= SR_DEP_IDLE_HINT;
 	if (s->kver >= SR_KV(6, 0) && (s->feat & SR_F_SIS_UTIL) &&
-	    scan_mattered(s, cpu, llc, no_scan))
+	    scan_mattered(s, cpu, llc, fx))
 		deps |= SR_DEP_IDLE_HINT;
 	if (s->recent_unknown)
 		deps |= SR_DEP_RECENT_CPU;
@@ -484,8 +507,8 @@ int sr_select_idle_sibling(const struct sr_policy *pol, const struct sr_wake_ctx
 	sis_init(&s, pol, ctx, prev, target, d->trail.off ? NULL : &d->trail);
 	cpu = sis_run(&s);
 	d->decided_by = s.by;
-	d->fx.cpu_no_scan = -1;
-	d->depends |= sis_depends(&s, cpu, &d->fx.cpu_no_scan);
+	d->fx.cpu_no_scan = d->fx.cpu_full_scan = -1;
+	d->depends |= sis_depends(&s, cpu, &d->fx);
 	d->fx.target = target;
 	d->fx.recent_used_cpu = s.recent_out;
 	d->fx.cleared_idle_cores = s.cleared_idle_cores;

@@ -371,19 +371,28 @@ const char *sr_sync_source_name(enum sr_sync_source src)
 /* ------------------------------------------------------------ following the reference */
 
 /*
- * The SIS_UTIL budget, observed: the kernel's choice was the answer a budget
- * of 0 gives and not the scanning one (it did not scan), or the other way
- * round.  The budget holds until the balancer next recomputes it.
+ * The SIS_UTIL budget, observed: the kernel's choice was the answer a
+ * smaller budget gives (it stopped before the idle CPU the estimate found)
+ * or a larger one (it scanned further).  The state takes the budget nearest
+ * its estimate that gives the kernel's choice (make fidelity: +66 placements
+ * on 6.1, +76 on 6.12 over 0 and the whole LLC); it holds until the
+ * balancer next recomputes it.
  */
 static void follow_scan(struct sr_state *s, const struct sr_ref *r, int cpu, bool m0, bool m1)
 {
 	for (int k = 0; k < 2; k++) {
 		int llc = r->scan_llc[k];
 
-		if (r->no_scan_cpu[k] < 0 || llc < 0 || (m0 && m1 && k))
+		if (llc < 0 || (m0 && m1 && k))
+			continue;
+		if (cpu == r->full_scan_cpu[k] && cpu != r->cpu[k]) {
+			s->nr_idle_scan[llc] = r->full_scan_budget[k];
+			return;
+		}
+		if (r->no_scan_cpu[k] < 0)
 			continue;
 		if (cpu == r->no_scan_cpu[k] && cpu != r->cpu[k]) {
-			s->nr_idle_scan[llc] = 0;
+			s->nr_idle_scan[llc] = r->no_scan_budget[k];
 			return;
 		}
 		if (cpu == r->cpu[k] && !s->nr_idle_scan[llc]) {

@@ -366,6 +366,39 @@ static void test_nr_idle_scan_start(void **state)
 	fx_free(f);
 }
 
+/*
+ * The kernel's choice was an answer another budget gives: the state takes
+ * the budget nearest its estimate that gives it, until the next balance.
+ */
+static void test_nr_idle_scan_learnt(void **state)
+{
+	struct fx *f = fx_new();
+
+	waker_and_sleeper(f);
+	f->next_ref = (struct sr_ref){ .valid = true, .cpu = { 2, 2 },
+		.recent_used_cpu = { -1, -1 }, .cleared_idle_cores = { -1, -1 },
+		.no_scan_cpu = { -1, -1 }, .full_scan_cpu = { 3, 3 }, .full_scan_budget = { 2, 2 },
+		.scan_llc = { 0, 0 }, .wide_alt_cpu = -1 };
+	waking(f, 3000, 0, 101, "wakee", 3, 100, false);
+	wakeup(f, 3100, 0, 101, 3);
+	assert_int_equal(f->s.nr_idle_scan[0], 2);
+	sw(f, 3200, 3, 0, "", 101, "wakee");
+	sw(f, 4000, 3, 101, "wakee", 0, "");
+	f->next_ref = (struct sr_ref){ .valid = true, .cpu = { 1, 1 },
+		.recent_used_cpu = { -1, -1 }, .cleared_idle_cores = { -1, -1 },
+		.no_scan_cpu = { 3, 3 }, .no_scan_budget = { 1, 1 }, .full_scan_cpu = { -1, -1 },
+		.scan_llc = { 0, 0 }, .wide_alt_cpu = -1 };
+	waking(f, 5000, 0, 101, "wakee", 3, 100, false);
+	wakeup(f, 5100, 0, 101, 3);
+	assert_int_equal(f->s.nr_idle_scan[0], 1);
+	sw(f, 5200, 3, 0, "", 101, "wakee");
+	sw(f, 5300, 3, 101, "wakee", 0, "");
+	waking(f, 6000, 0, 101, "wakee", 3, 100, false);
+	assert_int_equal(f->nr_placements, 3);
+	assert_int_equal(f->ctx.llc[0].nr_idle_scan, 1);
+	fx_free(f);
+}
+
 /* nr_idle_scan follows the LLC's util at the balancer's pace; util_est follows dequeues. */
 static void test_nr_idle_scan(void **state)
 {
@@ -431,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_wide_evidence_by_name),
 		cmocka_unit_test(test_fork_inherits),
 		cmocka_unit_test(test_nr_idle_scan_start),
+		cmocka_unit_test(test_nr_idle_scan_learnt),
 		cmocka_unit_test(test_nr_idle_scan),
 	};
 

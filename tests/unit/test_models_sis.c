@@ -665,6 +665,32 @@ static void test_w17_sis_util_scan(void **state)
 	fx_free(f);
 }
 
+/*
+ * An estimated budget: the answers a budget of 0 and of the whole LLC give,
+ * each with the budget nearest the estimate that gives it, so the state can
+ * take the least change that explains the kernel's choice.
+ */
+static void test_sis_util_budget_bounds(void **state)
+{
+	struct fx *f = fx_new("cpus=16", SR_KV(6, 0), F_UTIL, 0);
+
+	f->llc[5].nr_idle_scan = 2;			/* tests 6 and 7 */
+	f->llc[5].nr_idle_scan_estimated = true;
+	set_idle(f, 10, 1);				/* the 5th CPU the scan tests */
+	assert_int_equal(sis(f, 5, 5), 5);
+	assert_true(f->d.depends & SR_DEP_IDLE_HINT);
+	assert_int_equal(f->d.fx.cpu_no_scan, -1);	/* 0 gives 5 as well */
+	assert_int_equal(f->d.fx.cpu_full_scan, 10);
+	assert_int_equal(f->d.fx.full_scan_budget, 5);
+	/* found with 12: a budget of 0 .. 4 gives the target */
+	f->llc[5].nr_idle_scan = 12;
+	assert_int_equal(sis(f, 5, 5), 10);
+	assert_int_equal(f->d.fx.cpu_no_scan, 5);
+	assert_int_equal(f->d.fx.no_scan_budget, 4);
+	assert_int_equal(f->d.fx.cpu_full_scan, -1);
+	fx_free(f);
+}
+
 /* nr_idle_scan == 0 ends select_idle_cpu() even when has_idle_cores says look for a core. */
 static void test_sis_util_stops_core_scan(void **state)
 {
@@ -1338,6 +1364,7 @@ int main(void)
 		cmocka_unit_test(test_no_idle_cores_smt_of_prev),
 		cmocka_unit_test(test_sis_smt_weight_variant),
 		cmocka_unit_test(test_w17_nr_idle_scan),
+		cmocka_unit_test(test_sis_util_budget_bounds),
 		cmocka_unit_test(test_w17_sis_util_scan),
 		cmocka_unit_test(test_sis_util_stops_core_scan),
 		cmocka_unit_test(test_unknown_idle_hint),
