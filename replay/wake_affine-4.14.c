@@ -336,6 +336,8 @@ static bool wa_weight_eff(const struct sr_wake_ctx *ctx, const struct wa_in *in,
 	sr_step_val(s, "prev_eff_load", pe);
 	sr_step_val(s, "this_load", this_load);
 	sr_step_uval(s, "prev_load", in->prev_load);
+	if (in->prev_stale != in->prev_load)	/* the update read may not have run */
+		sr_step_uval(s, "prev_load_last_seen", in->prev_stale);
 	sr_step_uval(s, "task_load", in->task_load);
 	sr_step_uval(s, "bias", in->bias);
 	sr_step_uval(s, "capacity_this", in->cap_this);

@@ -225,6 +225,18 @@ void sr_st_cpu_kupdate(struct sr_state *s, int cpu)
 }
 
 /*
+ * An update the state makes before the kernel may have: a sleeper moved by
+ * its wakeup is attached at once, while try_to_wake_up() enqueues it (and
+ * updates the target's cfs_rq) only at its sched_wakeup, which a wakelist
+ * delays until the target runs its IPI.  Until then the target's last seen
+ * load is kept beside the new one, as for the assumed nohz update.
+ */
+void sr_st_cpu_kupdate_early(struct sr_state *s, int cpu)
+{
+	kupdate(s, cpu, true);
+}
+
+/*
  * The idle CPUs' blocked averages are brought up to date by the nohz idle
  * balancer at most every LOAD_AVG_PERIOD ms (nohz.next_blocked, commit
  * f643ea220701 "sched/nohz: Stop NOHZ stats when decayed", 5.1); the trace

@@ -286,7 +286,11 @@ void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state s
 	if (sr_st_on_rq(st))
 		sr_st_rq_account(s, t, t->v.cpu, +1);
 	/* task_dead_fair() only queues the removal for that CPU's next update */
-	if (sr_st_cpu_ok(s, t->v.cpu) && st != SR_T_DEAD)
+	if (!sr_st_cpu_ok(s, t->v.cpu) || st == SR_T_DEAD)
+		return;
+	if (st == SR_T_SLEEPING)
+		sr_st_cpu_kupdate_early(s, t->v.cpu);	/* a wakeup's move: enqueued later */
+	else
 		sr_st_cpu_kupdate(s, t->v.cpu);
 }
 

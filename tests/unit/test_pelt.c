@@ -214,6 +214,40 @@ static void test_dead_task_leaves_at_next_update(void **state)
 	fx_free(f);
 }
 
+/*
+ * A sleeper moved onto an idle CPU by its wakeup is attached there at its
+ * sched_migrate_task, but the kernel enqueues it — the update that applies
+ * a dead task's queued removal — only at its sched_wakeup: until then the
+ * target's last seen load, the dead task's included, is kept beside it.
+ */
+static void test_wakeup_move_updates_early(void **state)
+{
+	struct fx *f = fx_new();
+	struct sr_event e = { .type = SR_EV_SWITCH, .ts = 401 * MS, .cpu = 0, .pid = 100,
+			      .prio = 120, .prev_state = SR_PS_DEAD, .next_pid = 0,
+			      .next_prio = 120 };
+	unsigned long seen;
+
+	(void)state;
+	sw(f, 1 * MS, 0, 0, "swapper/0", 100, "t100");
+	ev(f, e);
+	seen = load_read(f, 0);
+	assert_true(seen > 1000);
+	/* t200 slept on CPU 2; woken by t300 on CPU 1 and moved to idle CPU 0 */
+	sw(f, 402 * MS, 2, 0, "swapper/2", 200, "t200");
+	sw(f, 403 * MS, 2, 200, "t200", 0, "swapper/2");
+	sw(f, 404 * MS, 1, 0, "swapper/1", 300, "t300");
+	waking(f, 405 * MS, 1, 200, "t200", 0, 300, false);
+	migrate(f, 405 * MS + 10, 1, 200, 2, 0, 300);
+	assert_true(load_read(f, 0) < 100);		/* the estimate: removal applied */
+	assert_true(f->s.rq[0].load_refreshed);		/* ... an update the kernel may not */
+	assert_true(f->s.rq[0].load_avg_unrefreshed > 1000);	/* have made yet */
+	wakeup(f, 405 * MS + 500, 0, 200, 0);		/* the enqueue: now it has */
+	load_read(f, 0);
+	assert_false(f->s.rq[0].load_refreshed);
+	fx_free(f);
+}
+
 static void test_migrated_sleeper_synced_to_old_cpu(void **state)
 {
 	struct fx *f = fx_new();
@@ -305,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_busy_cpu_left_within_tick),
 		cmocka_unit_test(test_late_ipis_late_ticks),
 		cmocka_unit_test(test_dead_task_leaves_at_next_update),
+		cmocka_unit_test(test_wakeup_move_updates_early),
 		cmocka_unit_test(test_migrated_sleeper_synced_to_old_cpu),
 		cmocka_unit_test(test_migrated_off_idle_cpu_decays),
 		cmocka_unit_test(test_new_task_util),
