@@ -98,17 +98,23 @@ static int ex_placement(struct sr_analysis *a, const struct sr_wake_ctx *ctx,
 
 /*
  * The replay at the placement could not yet tell whether a wakeup in
- * flight elsewhere came first; the state settled it by the wakeup (its
- * brief keeps SR_DEP_CONCURRENT only then): the trail's answers follow.
+ * flight elsewhere came first, nor whether the waker selected long after
+ * its sched_waking; the state settled both by the wakeup (its brief keeps
+ * SR_DEP_CONCURRENT only if the first held, gains SR_DEP_DECISION_TIME if
+ * the second did): the trail's answers follow.
  */
-static void settle_concurrent(struct sr_explain_cand *c, const struct sr_wakeup *w, int n)
+static void settle_late(struct sr_explain_cand *c, const struct sr_wakeup *w, int n)
 {
 	for (int i = 0; i < n; i++) {
-		if (w->dec && i < w->nr_dec && (w->dec[i].depends & SR_DEP_CONCURRENT))
-			continue;
+		unsigned int late = w->dec && i < w->nr_dec ? w->dec[i].depends : 0;
+
 		for (int k = 0; k < c->nr_dec[i]; k++) {
-			c->dec[i][k].depends &= ~(unsigned int)SR_DEP_CONCURRENT;
-			c->dec[i][k].determined = c->dec[i][k].depends == 0;
+			unsigned int *dep = &c->dec[i][k].depends;
+
+			if (!(late & SR_DEP_CONCURRENT))
+				*dep &= ~(unsigned int)SR_DEP_CONCURRENT;
+			*dep |= late & SR_DEP_DECISION_TIME;
+			c->dec[i][k].determined = *dep == 0;
 		}
 	}
 }
@@ -137,7 +143,7 @@ static int ex_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 		(*slot)->has_ctx = false;
 	c = *slot;
 	if (c->has_ctx)
-		settle_concurrent(c, w, v->nr_policies);
+		settle_late(c, w, v->nr_policies);
 	c->conc = w->kind == SR_WAKE_TTWU ? w->task->conc_by : (struct sr_conc_by){ 0 };
 	curr = c->conc.pid > 0 ? sr_state_task(v->state, c->conc.pid) : NULL;
 	snprintf(c->conc_comm, SR_COMM_LEN, "%s", curr ? curr->comm : "");

@@ -428,6 +428,7 @@ struct sr_task {
 	/* the wakeup in flight (sched_waking seen, sched_wakeup not yet) */
 	bool pending;
 	uint64_t pend_ts;
+	uint64_t pend_placed_ts;	/* when its placement was replayed */
 	int pend_cpu, pend_prev, pend_waker;
 	enum sr_wclass pend_cls;
 	int pend_migrations;
@@ -695,6 +696,7 @@ struct sr_state {
 	struct sr_probe_stats probes;
 	uint64_t now;
 	uint64_t first_ts;		/* the trace's start: cfg.start, else its first event */
+	uint64_t rq_change_ts;		/* the last enqueue or dequeue on any CPU */
 	uint64_t pid_reuse;		/* fork of a pid we already knew */
 	uint64_t nr_placed;		/* numbering of placed wakeups, forks and execs */
 	uint64_t next_blocked;		/* the next nohz blocked-load update of idle CPUs */

@@ -138,6 +138,7 @@ void sr_st_rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
 
 	if (!sr_st_cpu_ok(s, cpu))
 		return;
+	s->rq_change_ts = s->now;
 	rq = &s->rq[cpu];
 	sr_st_cpu_advance(s, cpu, s->now);
 	sr_st_rq_touched(s, cpu);

@@ -158,6 +158,7 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 		if (!*decp)
 			return -ENOMEM;
 	}
+	p->pend_placed_ts = s->now;
 	refresh(s, kind, ev->cpu, prev);
 	if (kind == SR_WAKE_TTWU)
 		sr_st_probe_cpu_loads(s, p, ev->cpu);
@@ -388,6 +389,29 @@ int sr_st_emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_eve
 	return s->cfg.hooks.wakeup(s->cfg.hooks.data, &w);
 }
 
+/* A waker stalled longer than this between its sched_waking and its selection. */
+#define SELECT_GAP_NS	(1000 * 1000)
+
+/*
+ * try_to_wake_up() selects right after its sched_waking, and the waker's CPU
+ * shows the selection done right after that (the sched_migrate_task, or the
+ * sched_wakeup of a task left where it was).  A gap between the two is the
+ * waker stalled (a vCPU its host descheduled) before it selected: if a
+ * runqueue changed since the placement was replayed, the kernel's were not
+ * the ones the models read.
+ */
+static void select_gap(struct sr_state *s, struct sr_task *p, const struct sr_event *ev)
+{
+	if (!p->pending || p->pend_cls != SR_W_PLACED || ev->cpu != p->pend_cpu || !p->dec ||
+	    p->pend_migrations || ev->ts < p->pend_ts + SELECT_GAP_NS ||
+	    s->rq_change_ts <= p->pend_placed_ts)
+		return;
+	for (int i = 0; i < s->cfg.nr_policies; i++) {
+		p->dec[i].depends |= SR_DEP_DECISION_TIME;
+		p->dec[i].determined = false;
+	}
+}
+
 int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev)
 {
 	struct sr_task *p = sr_st_task_get(s, ev->pid);
@@ -398,6 +422,7 @@ int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev)
 	ret = place_late(s, p);
 	if (ret)
 		return ret;
+	select_gap(s, p, ev);
 	flew = p->pending ? p->pend_flight_cpu : -1;
 	sr_st_ttwu_unmark(s, p);
 	sr_st_conc_enqueued(s, p, flew);
@@ -509,6 +534,7 @@ int sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev)
 	ret = place_late(s, p);
 	if (ret)
 		return ret;
+	select_gap(s, p, ev);
 	sr_st_task_set_prio(s, p, ev->prio);
 	/* a CPU pulling a task for itself (newidle balance) clears its idle_stamp */
 	if (!p->pending && ev->cpu == ev->dest_cpu)

@@ -26,6 +26,8 @@ static int h_place(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *d
 	f->last_ctx_this = ctx->this_cpu;
 	f->last_ctx_prev = ctx->prev_cpu;
 	dec[0].cpu = (int16_t)ctx->this_cpu;
+	dec[0].determined = true;
+	dec[0].depends = 0;
 	return 0;
 }
 
@@ -100,6 +102,44 @@ static void setup_sleeper(struct fx *f)
 	sw(f, 1000, 0, 0, SR_PS_RUNNING, 100);
 	sw(f, 1000, 1, 0, SR_PS_RUNNING, 200);
 	sw(f, 5000, 0, 100, SR_PS_SLEEPING, 0);
+}
+
+/*
+ * The waker's CPU shows the selection 2 ms after its sched_waking (a stalled
+ * vCPU) and a runqueue changed meanwhile: the replay at the sched_waking read
+ * runqueues the kernel's selection may not have; 50 us, or nothing changed,
+ * and the answer stays determined.
+ */
+static void test_select_gap(void **state)
+{
+	struct fx *f = fx_new(true);
+
+	setup_sleeper(f);
+	waking(f, 5200, 1, 100, 0, 200);
+	sw(f, 6000, 0, 0, SR_PS_RUNNING, 300);		/* CPU 0 busy from now on */
+	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 2005200, .cpu = 1, .pid = 100,
+				 .prio = 120, .orig_cpu = 0, .dest_cpu = 1, .common_pid = 200 });
+	wakeup(f, 2005300, 1, 100, 1, 120);
+	assert_int_equal(f->nr_wakeups, 1);
+	assert_true(f->last.dec[0].depends & SR_DEP_DECISION_TIME);
+	assert_false(f->last.dec[0].determined);
+	/* 100 sleeps again; woken with the selection 50 us after its sched_waking */
+	sw(f, 2010000, 1, 200, SR_PS_RUNNING, 100);
+	sw(f, 2020000, 1, 100, SR_PS_SLEEPING, 200);
+	waking(f, 2030000, 1, 100, 1, 200);
+	sw(f, 2030010, 0, 300, SR_PS_SLEEPING, 0);
+	wakeup(f, 2030050, 1, 100, 1, 120);
+	assert_int_equal(f->nr_wakeups, 2);
+	assert_false(f->last.dec[0].depends & SR_DEP_DECISION_TIME);
+	assert_true(f->last.dec[0].determined);
+	/* a long gap with no runqueue change: nothing the replay read had moved */
+	sw(f, 2040000, 1, 200, SR_PS_RUNNING, 100);
+	sw(f, 2050000, 1, 100, SR_PS_SLEEPING, 200);
+	waking(f, 2060000, 1, 100, 1, 200);
+	wakeup(f, 4060000, 1, 100, 1, 120);
+	assert_int_equal(f->nr_wakeups, 3);
+	assert_true(f->last.dec[0].determined);
+	fx_free(f);
 }
 
 static void test_placed_affine_hot(void **state)
@@ -522,6 +562,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_placed_affine_hot),
+		cmocka_unit_test(test_select_gap),
 		cmocka_unit_test(test_waking_only),
 		cmocka_unit_test(test_hot_window_is_strict),
 		cmocka_unit_test(test_runnable_unknown_unpaired),
