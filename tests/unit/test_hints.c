@@ -370,24 +370,30 @@ static void test_nr_idle_scan_start(void **state)
  * The kernel's choice was an answer another budget gives: the state takes
  * the budget nearest its estimate that gives it, until the next balance.
  */
+/* A reference of answer @cpu on LLC 0 whose other budgets give @no_scan / @full (-1: none). */
+static struct sr_ref scan_ref(int cpu, int no_scan, int no_budget, int full, int full_budget)
+{
+	return (struct sr_ref){ .valid = true, .cpu = { (int16_t)cpu, (int16_t)cpu },
+		.recent_used_cpu = { -1, -1 }, .cleared_idle_cores = { -1, -1 },
+		.no_scan_cpu = { (int16_t)no_scan, (int16_t)no_scan },
+		.no_scan_budget = { (int16_t)no_budget, (int16_t)no_budget },
+		.full_scan_cpu = { (int16_t)full, (int16_t)full },
+		.full_scan_budget = { (int16_t)full_budget, (int16_t)full_budget },
+		.scan_llc = { 0, 0 }, .wide_alt_cpu = -1 };
+}
+
 static void test_nr_idle_scan_learnt(void **state)
 {
 	struct fx *f = fx_new();
 
 	waker_and_sleeper(f);
-	f->next_ref = (struct sr_ref){ .valid = true, .cpu = { 2, 2 },
-		.recent_used_cpu = { -1, -1 }, .cleared_idle_cores = { -1, -1 },
-		.no_scan_cpu = { -1, -1 }, .full_scan_cpu = { 3, 3 }, .full_scan_budget = { 2, 2 },
-		.scan_llc = { 0, 0 }, .wide_alt_cpu = -1 };
+	f->next_ref = scan_ref(2, -1, 0, 3, 2);
 	waking(f, 3000, 0, 101, "wakee", 3, 100, false);
 	wakeup(f, 3100, 0, 101, 3);
 	assert_int_equal(f->s.nr_idle_scan[0], 2);
 	sw(f, 3200, 3, 0, "", 101, "wakee");
 	sw(f, 4000, 3, 101, "wakee", 0, "");
-	f->next_ref = (struct sr_ref){ .valid = true, .cpu = { 1, 1 },
-		.recent_used_cpu = { -1, -1 }, .cleared_idle_cores = { -1, -1 },
-		.no_scan_cpu = { 3, 3 }, .no_scan_budget = { 1, 1 }, .full_scan_cpu = { -1, -1 },
-		.scan_llc = { 0, 0 }, .wide_alt_cpu = -1 };
+	f->next_ref = scan_ref(1, 3, 1, -1, 0);
 	waking(f, 5000, 0, 101, "wakee", 3, 100, false);
 	wakeup(f, 5100, 0, 101, 3);
 	assert_int_equal(f->s.nr_idle_scan[0], 1);

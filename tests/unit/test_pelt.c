@@ -194,17 +194,22 @@ static void test_late_ipis_late_ticks(void **state)
 	fx_free(f);
 }
 
+/* Task 100 runs 400 ms on CPU 0 and dies there: CPU 0 idle from 401 ms. */
+static void run_then_die(struct fx *f)
+{
+	sw(f, 1 * MS, 0, 0, "swapper/0", 100, "t100");
+	ev(f, (struct sr_event){ .type = SR_EV_SWITCH, .ts = 401 * MS, .cpu = 0, .pid = 100,
+				 .prio = 120, .prev_state = SR_PS_DEAD, .next_pid = 0,
+				 .next_prio = 120 });
+}
+
 static void test_dead_task_leaves_at_next_update(void **state)
 {
 	struct fx *f = fx_new();
-	struct sr_event e = { .type = SR_EV_SWITCH, .ts = 401 * MS, .cpu = 0, .pid = 100,
-			      .prio = 120, .prev_state = SR_PS_DEAD, .next_pid = 0,
-			      .next_prio = 120 };
 	unsigned long before;
 
 	(void)state;
-	sw(f, 1 * MS, 0, 0, "swapper/0", 100, "t100");
-	ev(f, e);
+	run_then_die(f);
 	before = load_read(f, 0);
 	assert_true(before > 1000);		/* task_dead_fair() only queued the removal */
 	/* the next update of CPU 0 applies it: a task woken there */
@@ -223,14 +228,10 @@ static void test_dead_task_leaves_at_next_update(void **state)
 static void test_wakeup_move_updates_early(void **state)
 {
 	struct fx *f = fx_new();
-	struct sr_event e = { .type = SR_EV_SWITCH, .ts = 401 * MS, .cpu = 0, .pid = 100,
-			      .prio = 120, .prev_state = SR_PS_DEAD, .next_pid = 0,
-			      .next_prio = 120 };
 	unsigned long seen;
 
 	(void)state;
-	sw(f, 1 * MS, 0, 0, "swapper/0", 100, "t100");
-	ev(f, e);
+	run_then_die(f);
 	seen = load_read(f, 0);
 	assert_true(seen > 1000);
 	/* t200 slept on CPU 2; woken by t300 on CPU 1 and moved to idle CPU 0 */

@@ -104,6 +104,14 @@ static void setup_sleeper(struct fx *f)
 	sw(f, 5000, 0, 100, SR_PS_SLEEPING, 0);
 }
 
+/* 100 runs on CPU 1 and sleeps again (20 and 10 us before @ts); 200 wakes it at @ts. */
+static void rewake_on_cpu1(struct fx *f, uint64_t ts)
+{
+	sw(f, ts - 20000, 1, 200, SR_PS_RUNNING, 100);
+	sw(f, ts - 10000, 1, 100, SR_PS_SLEEPING, 200);
+	waking(f, ts, 1, 100, 1, 200);
+}
+
 /*
  * The waker's CPU shows the selection 2 ms after its sched_waking (a stalled
  * vCPU) and a runqueue changed meanwhile: the replay at the sched_waking read
@@ -124,18 +132,14 @@ static void test_select_gap(void **state)
 	assert_true(f->last.dec[0].depends & SR_DEP_DECISION_TIME);
 	assert_false(f->last.dec[0].determined);
 	/* 100 sleeps again; woken with the selection 50 us after its sched_waking */
-	sw(f, 2010000, 1, 200, SR_PS_RUNNING, 100);
-	sw(f, 2020000, 1, 100, SR_PS_SLEEPING, 200);
-	waking(f, 2030000, 1, 100, 1, 200);
+	rewake_on_cpu1(f, 2030000);
 	sw(f, 2030010, 0, 300, SR_PS_SLEEPING, 0);
 	wakeup(f, 2030050, 1, 100, 1, 120);
 	assert_int_equal(f->nr_wakeups, 2);
 	assert_false(f->last.dec[0].depends & SR_DEP_DECISION_TIME);
 	assert_true(f->last.dec[0].determined);
 	/* a long gap with no runqueue change: nothing the replay read had moved */
-	sw(f, 2040000, 1, 200, SR_PS_RUNNING, 100);
-	sw(f, 2050000, 1, 100, SR_PS_SLEEPING, 200);
-	waking(f, 2060000, 1, 100, 1, 200);
+	rewake_on_cpu1(f, 2060000);
 	wakeup(f, 4060000, 1, 100, 1, 120);
 	assert_int_equal(f->nr_wakeups, 3);
 	assert_true(f->last.dec[0].determined);
