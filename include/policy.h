@@ -111,6 +111,11 @@ struct sr_sis_fx {
 	int cpu_full_scan;		/* the answer a budget of the whole LLC gives, when the
 					 * estimate was smaller and it differs */
 	int full_scan_budget;		/* the least budget that gives it */
+	/*
+	 * And task_h_load()'s cache: the CPUs whose root h_load it read (the
+	 * waker's for current under WF_SYNC, task_cpu(p)), -1 none.
+	 */
+	int h_load_cpu[2];
 };
 
 struct sr_decision {

@@ -36,6 +36,13 @@ struct sr_rq {
 	 */
 	bool load_refreshed;
 	unsigned long load_avg_unrefreshed;
+	/*
+	 * cfs_rq->h_load of the root: update_cfs_rq_h_load() sets it to the
+	 * load_avg of the first task_h_load() in a jiffy and keeps it for the
+	 * rest of it.  Valid when h_load_cached; else it would be load_avg.
+	 */
+	unsigned long h_load;
+	bool h_load_cached;
 	unsigned long group_load_avg;	/* the part of load_avg from task groups' entities */
 	unsigned long runnable_load_avg;/* PELT of enqueued entities only (≤ 5.6) */
 	unsigned long util_avg;
@@ -356,6 +363,8 @@ struct sr_ref {
 					 * other (its flips' bounds allow it), else -1 */
 	bool primary_wide;		/* the primary answer's wake_wide() was true */
 	uint16_t wide_factor;		/* wake_wide()'s factor: sd_llc_size of this CPU */
+	int16_t h_load_cpu[2];		/* the primary answer's task_h_load() reads: the CPUs
+					 * whose root h_load the kernel cached then, -1 none */
 };
 
 /* How each WF_SYNC value fared on a waker's earlier wakeups (decaying counts). */
@@ -514,6 +523,9 @@ struct sr_cpu_state {
 	uint64_t k_ts;
 	bool k_refreshed;		/* the last update is the assumed nohz one ... */
 	double k_load_seen;		/* ... and this the load its last seen update left */
+	/* the root cfs_rq's h_load and last_h_load_update (jiffy number + 1, 0: never) */
+	unsigned long h_load;
+	uint64_t h_load_jiffy;
 	uint64_t pelt_known_ts;		/* averages worth reading from then (warm-up) */
 	/* dead tasks' averages left for the next update (cfs_rq->removed) */
 	double removed_load, removed_util;

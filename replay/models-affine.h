@@ -43,6 +43,7 @@ bool sr_wake_wide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 struct sr_hload_level {
 	unsigned long cfs_load_avg;	/* cfs_rq->avg.load_avg */
 	unsigned long gse_load_avg;	/* group se->avg.load_avg on this CPU */
+	unsigned long h_load;		/* cfs_rq->h_load as cached (level 0: the root's) */
 };
 unsigned long sr_task_h_load_414(unsigned long se_load_avg, const struct sr_hload_level *lv,
 			      int nr);

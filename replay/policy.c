@@ -61,7 +61,7 @@ static void decision_reset(struct sr_decision *d, bool quiet)
 	d->wide = d->wide_uncertain = false;
 	d->wide_alt_cpu = -1;
 	d->fx = (struct sr_sis_fx){ .target = -1, .recent_used_cpu = -1, .cpu_no_scan = -1,
-				  .cpu_full_scan = -1 };
+				  .cpu_full_scan = -1, .h_load_cpu = { -1, -1 } };
 	d->alt_fx = d->fx;
 	d->trail.n = 0;
 	d->trail.truncated = false;

@@ -58,7 +58,7 @@ unsigned long sr_task_h_load_414(unsigned long se_load_avg, const struct sr_hloa
 
 	if (!lv || nr < 1)
 		return se_load_avg;
-	h_load = lv[0].cfs_load_avg;
+	h_load = lv[0].h_load;
 	for (int i = 1; i < nr; i++)
 		h_load = h_load * lv[i].gse_load_avg / (lv[i - 1].cfs_load_avg + 1);
 	return se_load_avg * h_load / (lv[nr - 1].cfs_load_avg + 1);
@@ -67,12 +67,17 @@ unsigned long sr_task_h_load_414(unsigned long se_load_avg, const struct sr_hloa
 /*
  * task_h_load(t) for a task on @cpu: the kernel's value when a probe
  * recorded it; else from the root cfs_rq down to the task's group's
- * (one level: nested groups are seen flat).
+ * (one level: nested groups are seen flat).  A root task's h_load is the
+ * one update_cfs_rq_h_load() cached at the jiffy's first call (its
+ * last_h_load_update, since commit 685207963be9 "sched: Move h_load
+ * calculation to task_h_load()", 3.12), divided by the load_avg of now; a
+ * group's is cached per group, which the state does not follow.
  */
 unsigned long sr_task_h_load_ctx(const struct sr_wake_ctx *ctx, const struct sr_task_view *t,
 				 int cpu)
 {
-	struct sr_hload_level lv[2] = { { .cfs_load_avg = ctx->rq[cpu].load_avg } };
+	const struct sr_rq *rq = &ctx->rq[cpu];
+	struct sr_hload_level lv[2] = { { .cfs_load_avg = rq->load_avg, .h_load = rq->load_avg } };
 
 	if (!t)
 		return 0;	/* no view of current: the idle task carries no load */
@@ -83,6 +88,8 @@ unsigned long sr_task_h_load_ctx(const struct sr_wake_ctx *ctx, const struct sr_
 		lv[1].gse_load_avg = t->tg->cpu[cpu].se_load_avg;
 		return sr_task_h_load_414(t->load_avg, lv, 2);
 	}
+	if (rq->h_load_cached)
+		lv[0].h_load = rq->h_load;
 	return sr_task_h_load_414(t->load_avg, lv, 1);
 }
 
@@ -382,11 +389,15 @@ static int wa_weight(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 	dep_weight(ctx, d);
 	in = wa_inputs(pol, ctx, sd, sync, le);
 	this_load = (int64_t)in.this_load;
+	/* task_h_load(current) first; task_h_load(p) only past the sync return */
+	if (sync && ctx->curr)
+		d->fx.h_load_cpu[0] = ctx->this_cpu;
 	if (wa_weight_sync(&in, ctx->this_cpu, &this_load, d)) {
 		dep_weight_band(&in, true, ctx->load_error_pct, d);
 		d->decided_by = SR_BY_SYNC;
 		return ctx->this_cpu;
 	}
+	d->fx.h_load_cpu[1] = wakee_cpu(ctx);
 	affine = wa_weight_eff(ctx, &in, this_load, d);
 	dep_weight_band(&in, affine, ctx->load_error_pct, d);
 	d->decided_by = SR_BY_WEIGHT;

@@ -210,13 +210,16 @@ static int on_select_exec(struct sr_state *s, struct sr_task *p, const struct sr
 
 /*
  * task_h_load() in the root-group form, what models derive without a probe:
- * from the task's se.avg as the kernel holds it (a sleeper's last dequeue).
+ * from the task's se.avg as the kernel holds it (a sleeper's last dequeue),
+ * scaled by the h_load cached this jiffy.
  */
 static double h_load_root(const struct sr_state *s, const struct sr_task *t)
 {
-	double l = sr_st_cpu_ok(s, t->v.cpu) ? (double)s->rq[t->v.cpu].load_avg : 0;
+	const struct sr_rq *rq = sr_st_cpu_ok(s, t->v.cpu) ? &s->rq[t->v.cpu] : NULL;
+	double l = rq ? (double)rq->load_avg : 0;
+	double h = rq && rq->h_load_cached ? (double)rq->h_load : l;
 
-	return (double)sr_st_kernel_view(t).load_avg * l / (l + 1.0);
+	return (double)sr_st_kernel_view(t).load_avg * h / (l + 1.0);
 }
 
 /* thl_ret: the task_h_load() value of the thl just before on this CPU. */

@@ -187,6 +187,8 @@ void sr_st_task_avgs(struct sr_task *t);
 uint64_t sr_st_cpu_k_time(const struct sr_state *s, int cpu);
 void sr_st_cpu_kupdate(struct sr_state *s, int cpu);
 void sr_st_cpu_kupdate_early(struct sr_state *s, int cpu);
+uint64_t sr_st_jiffy(const struct sr_state *s, uint64_t ts);
+void sr_st_h_load_read(struct sr_state *s, int cpu);
 void sr_st_cpu_remove(struct sr_state *s, int cpu, double load, double util);
 void sr_st_blocked_refresh(struct sr_state *s);
 /* @load left @cpu's cfs_rq now (a migration away or a death) */

@@ -198,6 +198,9 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 			(*decp)[i].determined = false;
 		}
 	p->pend_ref = ref;
+	for (int i = 0; ref.valid && i < 2; i++)
+		if (sr_st_cpu_ok(s, ref.h_load_cpu[i]))
+			sr_st_h_load_read(s, ref.h_load_cpu[i]);
 	sr_st_probe_done(p, waker);
 	return ret;
 }

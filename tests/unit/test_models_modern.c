@@ -544,13 +544,17 @@ static void test_era_boundaries(void **state)
 /* W21: autogroup task on CPU0, group entity 256 of root 1280 -> h_load 255 -> 254. */
 static void test_w21_task_h_load(void **state)
 {
-	const struct sr_hload_level lv[] = { { 1280, 0 }, { 1024, 256 } };
+	const struct sr_hload_level lv[] = { { 1280, 0, 1280 }, { 1024, 256, 0 } };
 
 	assert_int_equal(sr_task_h_load_414(1024, lv, 2), 254);
 	assert_int_equal(sr_task_h_load_414(1025, lv, 2), 255);	/* grq.h_load itself */
 	assert_int_equal(sr_task_h_load_414(1024, lv, 1), 1023);	/* root task: -1 at most */
 	assert_int_equal(sr_task_h_load_414(0, lv, 2), 0);
 	assert_int_equal(sr_task_h_load_414(77, NULL, 0), 77);
+	/* a root h_load cached while the cfs_rq's load was twice today's */
+	const struct sr_hload_level stale[] = { { 1280, 0, 2560 } };
+
+	assert_int_equal(sr_task_h_load_414(1024, stale, 1), 2046);
 }
 
 /* W21 through a context: the state's group view feeds task_h_load(); a probe's value wins. */
@@ -563,7 +567,11 @@ static void test_task_h_load_ctx(void **state)
 	f->rq[0].load_avg = 1280;
 	f->p.load_avg = 1024;
 	assert_int_equal(sr_task_h_load_ctx(&f->ctx, &f->p, 0), 1023);	/* root group */
-	f->p.tg = &tg;
+	/* the root's h_load cached earlier in the jiffy, at 2560: 1024 * 2560 / 1281 */
+	f->rq[0].h_load = 2560;
+	f->rq[0].h_load_cached = true;
+	assert_int_equal(sr_task_h_load_ctx(&f->ctx, &f->p, 0), 2046);
+	f->p.tg = &tg;		/* a group's cache is not followed: the values of now */
 	assert_int_equal(sr_task_h_load_ctx(&f->ctx, &f->p, 0), 254);
 	f->p.h_load_known = true;
 	f->p.h_load = 77;

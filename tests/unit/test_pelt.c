@@ -249,6 +249,41 @@ static void test_wakeup_move_updates_early(void **state)
 	fx_free(f);
 }
 
+/*
+ * update_cfs_rq_h_load(): the first task_h_load() of a jiffy on CPU 0
+ * caches its root load_avg as h_load; reads later in that jiffy scale by
+ * it though the load has moved, the next jiffy's first read recaches.
+ */
+static void test_h_load_cached_per_jiffy(void **state)
+{
+	struct fx *f = fx_new();
+	unsigned long cached;
+
+	(void)state;
+	run_then_sleep(f);
+	sw(f, 401 * MS + 10, 1, 0, "swapper/1", 300, "t300");
+	/* jiffy 100 (HZ=250): 400 - 404 ms; the model read task_h_load() of t100 on CPU 0 */
+	f->next_ref = (struct sr_ref){ .valid = true, .cpu = { 1, 1 }, .h_load_cpu = { -1, 0 } };
+	waking(f, 402 * MS, 1, 100, "t100", 0, 300, false);
+	cached = load_read(f, 0);
+	assert_true(cached > 1000);
+	assert_true(f->s.rq[0].h_load_cached);
+	assert_int_equal(f->s.rq[0].h_load, cached);
+	/* t100 moves to CPU 1; t200 is enqueued on CPU 0, which applies the removal */
+	migrate(f, 402 * MS + 10, 1, 100, 0, 1, 300);
+	wakeup(f, 402 * MS + 20, 1, 100, 1);
+	f->next_ref.valid = false;
+	waking(f, 403 * MS, 1, 200, "t200", 0, 300, false);
+	wakeup(f, 403 * MS + 10, 0, 200, 0);
+	assert_true(load_read(f, 0) < 100);
+	assert_true(f->s.rq[0].h_load_cached);		/* still this jiffy's */
+	assert_int_equal(f->s.rq[0].h_load, cached);
+	tick_elsewhere(f, 404 * MS + 1);
+	load_read(f, 0);
+	assert_false(f->s.rq[0].h_load_cached);		/* the next reads recompute it */
+	fx_free(f);
+}
+
 static void test_migrated_sleeper_synced_to_old_cpu(void **state)
 {
 	struct fx *f = fx_new();
@@ -341,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_late_ipis_late_ticks),
 		cmocka_unit_test(test_dead_task_leaves_at_next_update),
 		cmocka_unit_test(test_wakeup_move_updates_early),
+		cmocka_unit_test(test_h_load_cached_per_jiffy),
 		cmocka_unit_test(test_migrated_sleeper_synced_to_old_cpu),
 		cmocka_unit_test(test_migrated_off_idle_cpu_decays),
 		cmocka_unit_test(test_new_task_util),
