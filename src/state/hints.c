@@ -453,6 +453,19 @@ static void weigh_wide(struct sr_state *s, struct sr_task *p, struct sr_task *wa
 }
 
 /*
+ * The waker runs a task on @cpu, its wakee's prev: select_idle_sibling()'s
+ * target is prev and busy, so the kernel got past the target and prev tests
+ * to the recent_used_cpu one, which stores prev first (5.15+), unless the
+ * per-CPU kthread rule returned before it.  6.18 tbench-loopback.dat
+ * #2402 - #2425: five wakeups in a row the state, keeping the earlier value,
+ * sent to an idle recent_used_cpu the kernel no longer held.
+ */
+static bool busy_waker(const struct sr_state *s, const struct sr_task *waker, int cpu)
+{
+	return waker && waker->v.pid > 0 && waker->bound_cpu < 0 && s->rq[cpu].curr_pid == waker->v.pid;
+}
+
+/*
  * The kernel chose @cpu for @p's wakeup.  Of the reference's two answers,
  * the one that matched tells which WF_SYNC value the wakeup carried and
  * which hints select_idle_sibling() left.  When neither matched, only what
@@ -476,9 +489,11 @@ void sr_st_follow_ref(struct sr_state *s, struct sr_task *p, struct sr_task *wak
 	if (r->wide_factor && r->wide_alt_cpu >= 0)
 		weigh_wide(s, p, waker, r, cpu, m0 || m1);
 	if (!m0 && !m1) {
-		/* prev: the target or prev test returned it, nothing was stored */
 		if (cpu != prev)
 			p->v.recent_used_cpu = cpu != waker_cpu && r->stores_prev ? prev : -1;
+		else if (prev == waker_cpu && busy_waker(s, waker, prev))
+			p->v.recent_used_cpu = r->stores_prev ? prev : -1;
+		/* else prev: the target or prev test may have returned it, storing nothing */
 		return;
 	}
 	k = m1 && !m0 ? 1 : 0;

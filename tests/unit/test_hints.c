@@ -187,6 +187,13 @@ static void test_reference_missed(void **state)
 	waking(f, 4000, 0, 101, "wakee", 3, 100, false);
 	wakeup(f, 4100, 0, 101, 0);	/* the waker's CPU: the target test or a scan, unknown */
 	assert_int_equal(p->v.recent_used_cpu, -1);
+	/* prev is the waker's CPU, busy with it: past the tests, prev was stored */
+	sw(f, 4200, 3, 0, "", 101, "wakee");
+	sw(f, 4300, 3, 101, "wakee", 102, "waker");
+	f->next_ref.cpu[0] = f->next_ref.cpu[1] = 0;
+	waking(f, 4400, 3, 101, "wakee", 3, 102, false);
+	wakeup(f, 4500, 3, 101, 3);
+	assert_int_equal(p->v.recent_used_cpu, 3);
 	fx_free(f);
 }
 
