@@ -459,7 +459,12 @@ static int find_idlest_group_cpu(struct fic *f, const struct sr_cpumask *span, i
 			goto out;
 		}
 		if (sr_sis_available_idle(&f->pred, i)) {
-			uint64_t stamp = rq->idle_stamp_known ? rq->idle_stamp : 0;
+			/*
+			 * Idle since before the trace: its newidle balance stamped it
+			 * then, before any stamp the trace shows, never 0 (which is
+			 * "none": least_loaded_cpu, this_cpu, would win).
+			 */
+			uint64_t stamp = rq->idle_stamp_known ? rq->idle_stamp : 1;
 
 			/* No cpuidle state known: the most recently idled CPU (strictly later). */
 			nr_idle++;

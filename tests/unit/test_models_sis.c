@@ -937,8 +937,14 @@ static void test_find_idlest_group_cpu(void **state)
 	s = step_of(&f->d.trail, "find_idlest_group_cpu", NULL, 0);
 	assert_string_equal(s->check, "least loaded");
 	assert_int_equal(s->cpu, 2);
-	/* No stamp and nothing busy: this_cpu itself, and the walk goes down a level. */
+	/* Idle since before the trace: stamped then, so taken (and the stamp is an input) */
 	f->rq[2] = (struct sr_rq){ .capacity = 1024 };
+	f->d.depends = 0;
+	assert_int_equal(fic(f, 1, 0), 2);
+	s = step_of(&f->d.trail, "find_idlest_group_cpu", NULL, 0);
+	assert_string_equal(s->check, "available_idle_cpu(i) with the latest idle_stamp");
+	/* No stamp and nothing busy: this_cpu itself, and the walk goes down a level. */
+	f->rq[2].idle_stamp_known = true;
 	assert_int_equal(fic(f, 1, 0), 0);
 	assert_int_equal(step_of(&f->d.trail, "find_idlest_group_cpu", NULL, 0)->cpu, 0);
 	assert_int_equal(val(step_of(&f->d.trail, "find_idlest_group", NULL, 1), "level"), 0);
