@@ -204,6 +204,44 @@ void sr_st_h_load_read(struct sr_state *s, int cpu)
 }
 
 /*
+ * @p switches out asleep on @cpu with a wakeup pending that came while it
+ * ran and showed no sched_wakeup: try_to_wake_up() found it already
+ * dequeued (p->on_rq 0, still p->on_cpu), so the dequeue came before that
+ * sched_waking and the switch-out shows late — a vCPU stalled in
+ * schedule() (qemu-probes-6.1 srrec-own.dat: 76 ms, pid 3202).  The task
+ * and its CPU stopped counting it runnable by the sched_waking at the
+ * latest; its se.avg is what that dequeue left.
+ */
+void sr_st_dequeued_by_waking(struct sr_state *s, struct sr_task *p, int cpu)
+{
+	struct sr_cpu_state *c = &s->cpu[cpu];
+	double d, run, w = (double)p->v.weight;
+	unsigned long at_dequeue_load, at_dequeue_util;
+
+	if (!p->pending || p->pend_cls != SR_W_RUNNABLE || p->state != SR_T_RUNNING ||
+	    p->v.cpu != cpu || p->pend_ts <= p->last_in || p->pend_ts >= s->now) {
+		sr_st_task_move(s, p, SR_T_SLEEPING, cpu);
+		return;
+	}
+	sr_st_task_pelt(s, p, s->now);
+	sr_st_cpu_advance(s, cpu, s->now);
+	d = sr_pelt_decay(s->now - p->pend_ts);
+	run = 1.0 - d;			/* what running since the dequeue added */
+	at_dequeue_load = round_pos((p->load_frac - run) / d * w);
+	at_dequeue_util = round_pos((p->util_frac - run) / d * SR_CAPACITY_SCALE);
+	p->load_frac = p->load_frac > run ? p->load_frac - run : 0;
+	p->util_frac = p->util_frac > run ? p->util_frac - run : 0;
+	sr_st_task_avgs(p);
+	c->load_avg = c->load_avg > w * run ? c->load_avg - w * run : 0;
+	c->runnable_avg = c->runnable_avg > w * run ? c->runnable_avg - w * run : 0;
+	c->util_avg = c->util_avg > SR_CAPACITY_SCALE * run ? c->util_avg - SR_CAPACITY_SCALE * run : 0;
+	sr_st_task_move(s, p, SR_T_SLEEPING, cpu);
+	p->sleep_load = at_dequeue_load;
+	p->sleep_util = at_dequeue_util;
+	p->sleep_ts = p->pend_ts;
+}
+
+/*
  * task_dead_fair() -> remove_entity_load_avg(): a dead task's averages
  * leave its CPU at that cfs_rq's next update, after the switch away from it.
  */

@@ -108,7 +108,10 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 		sr_st_task_set_prio(s, prev, ev->prio);
 		if (prev->state == SR_T_RUNNING && prev->v.cpu == ev->cpu)
 			prev->runtime += ev->ts - prev->last_in;
-		sr_st_task_move(s, prev, to[ev->prev_state], ev->cpu);
+		if (ev->prev_state == SR_PS_SLEEPING)
+			sr_st_dequeued_by_waking(s, prev, ev->cpu);
+		else
+			sr_st_task_move(s, prev, to[ev->prev_state], ev->cpu);
 		if (ev->prev_state == SR_PS_SLEEPING)
 			sr_st_delayed_mark(s, prev, ev->cpu);
 		/* a wakeup waiting for it to leave the CPU: its wakelist now, before idle */

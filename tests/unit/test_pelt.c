@@ -284,6 +284,41 @@ static void test_h_load_cached_per_jiffy(void **state)
 	fx_free(f);
 }
 
+/*
+ * t100 runs on CPU 0 from 1 ms; t300 wakes it at 41 ms from CPU 1 with no
+ * sched_wakeup until t100 switches out asleep at 111 ms (a vCPU stalled in
+ * schedule()): try_to_wake_up() found it dequeued, so from 41 ms it no
+ * longer counts as runnable — its se.avg is the 41 ms value and CPU 0's load
+ * has decayed since, against a run where the switch-out is all there is.
+ */
+static void test_dequeued_before_waking(void **state)
+{
+	struct fx *f = fx_new(), *g = fx_new();
+	struct sr_task *t, *u;
+	unsigned long at_41;
+
+	(void)state;
+	sw(f, 1 * MS, 1, 0, "swapper/1", 300, "t300");
+	sw(g, 1 * MS, 1, 0, "swapper/1", 300, "t300");
+	sw(f, 1 * MS, 0, 0, "swapper/0", 100, "t100");
+	sw(g, 1 * MS, 0, 0, "swapper/0", 100, "t100");
+	tick_elsewhere(g, 41 * MS);
+	u = sr_state_task(&g->s, 100);
+	sr_st_task_pelt(&g->s, u, g->s.now);
+	at_41 = u->v.load_avg;
+	waking(f, 41 * MS, 1, 100, "t100", 0, 300, false);
+	sw(f, 111 * MS, 0, 100, "t100", 0, "swapper/0");
+	sw(g, 111 * MS, 0, 100, "t100", 0, "swapper/0");
+	t = sr_state_task(&f->s, 100);
+	assert_true(t->sleep_load >= at_41 - 1 && t->sleep_load <= at_41 + 1);
+	assert_int_equal(t->sleep_ts, 41 * MS);
+	assert_true(u->sleep_load > at_41 + 200);	/* 70 ms more of running */
+	assert_true(load_read(f, 0) + 200 < load_read(g, 0));
+	assert_true(util_read(f, 0) + 200 < util_read(g, 0));
+	fx_free(f);
+	fx_free(g);
+}
+
 static void test_migrated_sleeper_synced_to_old_cpu(void **state)
 {
 	struct fx *f = fx_new();
@@ -377,6 +412,7 @@ int main(void)
 		cmocka_unit_test(test_dead_task_leaves_at_next_update),
 		cmocka_unit_test(test_wakeup_move_updates_early),
 		cmocka_unit_test(test_h_load_cached_per_jiffy),
+		cmocka_unit_test(test_dequeued_before_waking),
 		cmocka_unit_test(test_migrated_sleeper_synced_to_old_cpu),
 		cmocka_unit_test(test_migrated_off_idle_cpu_decays),
 		cmocka_unit_test(test_new_task_util),
