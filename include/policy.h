@@ -71,7 +71,7 @@ enum sr_decider {
 	SR_BY_NR_DECIDERS
 };
 
-#define SR_STEP_MAXVALS	9
+#define SR_STEP_MAXVALS	10
 #define SR_TRAIL_MAX	64
 
 struct sr_val {

@@ -19,6 +19,7 @@
  * state's task groups, one level); the answer depends on SR_DEP_CGROUP when
  * the state only assumed the membership or the group's shares.
  */
+#include <limits.h>
 #include "models-affine.h"
 
 /* idle_cpu(), 4.14 - 6.18: idle task current, nothing queued, no wakeup in flight. */
@@ -91,6 +92,22 @@ unsigned long sr_task_h_load_ctx(const struct sr_wake_ctx *ctx, const struct sr_
 	if (rq->h_load_cached)
 		lv[0].h_load = rq->h_load;
 	return sr_task_h_load_414(t->load_avg, lv, 1);
+}
+
+/*
+ * The root h_load a root task's task_h_load() on @cpu scaled by, when the
+ * jiffy's cached value is not the cfs_rq's load of now (else ULONG_MAX):
+ * the steps show it, or their task_load would not follow from the loads.
+ */
+static unsigned long cached_h_load(const struct sr_wake_ctx *ctx, const struct sr_task_view *t,
+				   int cpu)
+{
+	const struct sr_rq *rq = &ctx->rq[cpu];
+
+	if (!t || t->h_load_known || (t->tg && cpu < t->tg->nr_cpus) || !rq->h_load_cached ||
+	    rq->h_load == rq->load_avg)
+		return ULONG_MAX;
+	return rq->h_load;
 }
 
 /* task_cpu(p): the cfs_rq p's h_load is read from. */
@@ -247,6 +264,7 @@ static void dep_weight(const struct sr_wake_ctx *ctx, struct sr_decision *d)
 struct wa_in {
 	unsigned long this_load, cur_load, task_load, prev_load;	/* cur_load 0 without sync */
 	unsigned long prev_stale;	/* prev_load had no assumed nohz update run (else equal) */
+	unsigned long cur_h_load, task_h_load;	/* cached root h_load read, or ULONG_MAX */
 	unsigned long cap_this, cap_prev;
 	unsigned int bias;		/* 100 + (imbalance_pct - 100) / 2, or 1 without WA_BIAS */
 	bool wa_bias, sync, le;
@@ -306,6 +324,8 @@ static bool wa_weight_sync(const struct wa_in *in, int this_cpu, int64_t *this_l
 	s = sr_trail_add(&d->trail, "wake_affine_weight", "current_load > this_eff_load",
 			 heavier ? "this" : "subtract", this_cpu);
 	sr_step_uval(s, "current_load", in->cur_load);
+	if (in->cur_h_load != ULONG_MAX)
+		sr_step_uval(s, "this_h_load", in->cur_h_load);
 	sr_step_val(s, "this_eff_load", *this_load);
 	*this_load = (int64_t)((uint64_t)*this_load - in->cur_load);
 	return heavier;
@@ -346,6 +366,8 @@ static bool wa_weight_eff(const struct sr_wake_ctx *ctx, const struct wa_in *in,
 	if (in->prev_stale != in->prev_load)	/* the update read may not have run */
 		sr_step_uval(s, "prev_load_last_seen", in->prev_stale);
 	sr_step_uval(s, "task_load", in->task_load);
+	if (in->task_h_load != ULONG_MAX)
+		sr_step_uval(s, "task_cpu_h_load", in->task_h_load);
 	sr_step_uval(s, "bias", in->bias);
 	sr_step_uval(s, "capacity_this", in->cap_this);
 	sr_step_uval(s, "capacity_prev", in->cap_prev);
@@ -365,6 +387,8 @@ static struct wa_in wa_inputs(const struct sr_policy *pol, const struct sr_wake_
 		.this_load = wa_cpu_load(pol, &ctx->rq[this]),
 		.cur_load = sync ? sr_task_h_load_ctx(ctx, ctx->curr, this) : 0,
 		.task_load = sr_task_h_load_ctx(ctx, ctx->p, wakee_cpu(ctx)),
+		.cur_h_load = sync ? cached_h_load(ctx, ctx->curr, this) : ULONG_MAX,
+		.task_h_load = cached_h_load(ctx, ctx->p, wakee_cpu(ctx)),
 		.prev_load = prev_load,
 		/* blocked load is in cpu_load() from 5.7 */
 		.prev_stale = ctx->rq[prev].load_refreshed && pol->knobs.kver >= SR_KV(5, 7) ?
