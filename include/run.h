@@ -31,6 +31,8 @@ struct sr_run_opts {
 	bool probes_measure_only;	/* --probes-measure-only */
 	struct sr_cgroup_weight cgroup_weights[SR_MAX_CGROUP_WEIGHTS];	/* --cgroup-weight */
 	int nr_cgroup_weights;
+	struct sr_cgroup_member cgroup_members[SR_MAX_CGROUP_WEIGHTS];	/* --cgroup-member */
+	int nr_cgroup_members;
 	struct sr_analysis_opts an;	/* what the analyses are asked (migration cost, top...) */
 	/* called every 64Ki events while reading, e.g. for a progress line; may be NULL */
 	void (*progress)(void *data, uint64_t events, uint64_t ts);

@@ -585,6 +585,12 @@ struct sr_cgroup_weight {
 	unsigned int weight;
 };
 
+/* A task in cgroup @id from its first appearance (--cgroup-member PID=ID). */
+struct sr_cgroup_member {
+	int pid;
+	int64_t id;
+};
+
 struct sr_state_cfg {
 	int nr_cpus;
 	const struct sr_topo *topo;
@@ -600,6 +606,9 @@ struct sr_state_cfg {
 	/* cgroup v2 cpu.weight the user or the snapshot gave, by cgroup id */
 	const struct sr_cgroup_weight *cgroup_weights;
 	int nr_cgroup_weights;
+	/* tasks the user places in a cgroup (--cgroup-member), for traces without cgroup events */
+	const struct sr_cgroup_member *cgroup_members;
+	int nr_cgroup_members;
 	bool has_select_probe;
 	bool delayed_dequeue;		/* the kernel has DELAY_DEQUEUE on (6.12+) */
 	bool migrate_pelt_lag;		/* migrate_se_pelt_lag() decays a sleeper moved off

@@ -41,19 +41,41 @@ def root_cgroup(trace):
     return is_qemu(trace) and not any(w in name for w in ("cgroup", "autogroup"))
 
 
-def cgroup_weights(trace):
-    """The cgroup ids and cpu.weight values the QEMU harness printed beside the trace
-    (`qr_a cgroup_id(ino)=28 cpu.weight=100` in <workload>.txt)."""
+# Ids for the cgroups of an older harness log, which names them but gives no id: above
+# any inode a real cgroup of those guests had.
+OLD_CGROUP_ID_BASE = 1000000
+
+
+def cgroup_options(trace):
+    """The cgroups the QEMU harness printed beside the trace (<workload>.txt) as options:
+    `qr_a cgroup_id(ino)=28 cpu.weight=100` gives --cgroup-weight 28=100 (the trace has
+    their cgroup_attach_task events). An older log gives only `qr_a weight=100` and the
+    pids it moved there (`qr_a pid=3431 ...`), recorded without cgroup events: each group
+    gets an id of its own, and its pids --cgroup-member."""
     txt = os.path.splitext(trace)[0] + ".txt"
-    found = []
+    ids, weights, members, opts = {}, {}, [], []
     if not os.path.exists(txt):
-        return found
+        return opts
     with open(txt, errors="replace") as f:
         for line in f:
+            head = line.split()[:1]
             words = dict(w.split("=", 1) for w in line.split() if "=" in w)
             if "cgroup_id(ino)" in words and words.get("cpu.weight", "").isdigit():
-                found.append("%s=%s" % (words["cgroup_id(ino)"], words["cpu.weight"]))
-    return found
+                opts += ["--cgroup-weight", "%s=%s" % (words["cgroup_id(ino)"],
+                                                       words["cpu.weight"])]
+            elif head and head[0].startswith("qr_") and words.get("weight", "").isdigit():
+                weights[head[0]] = words["weight"]
+            elif head and head[0].startswith("qr_") and words.get("pid", "").isdigit():
+                members.append((head[0], words["pid"]))
+    if opts:
+        return opts
+    for name, pid in members:
+        gid = ids.setdefault(name, OLD_CGROUP_ID_BASE + len(ids))
+        opts += ["--cgroup-member", "%s=%d" % (pid, gid)]
+    for name, gid in ids.items():
+        if name in weights:
+            opts += ["--cgroup-weight", "%d=%s" % (gid, weights[name])]
+    return opts
 
 
 def workload(trace):
@@ -71,8 +93,7 @@ def analyze(binary, trace, topo, policies, extra=()):
         cmd += ["--topology", topo]
     if root_cgroup(trace):
         cmd += ["--assume-root-cgroup"]
-    for w in cgroup_weights(trace):
-        cmd += ["--cgroup-weight", w]
+    cmd += cgroup_options(trace)
     for p in policies:
         cmd += ["--policy", p]
     out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

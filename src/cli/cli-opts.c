@@ -14,7 +14,7 @@
 enum {
 	OPT_MIGRATION_COST = 256, OPT_HZ, OPT_TOPOLOGY, OPT_POLICY, OPT_TOP, OPT_COMPACT,
 	OPT_DECISIONS, OPT_IDLE_THRESHOLD, OPT_PID, OPT_AT, OPT_WAKEUP, OPT_JSON, OPT_ROOT_CGROUP,
-	OPT_PROBES_MEASURE, OPT_CGROUP_WEIGHT, OPT_TIME, OPT_COMM, OPT_CPU, OPT_SVG, OPT_PNG,
+	OPT_PROBES_MEASURE, OPT_CGROUP_WEIGHT, OPT_CGROUP_MEMBER, OPT_TIME, OPT_COMM, OPT_CPU, OPT_SVG, OPT_PNG,
 	OPT_WINDOW, OPT_PERFETTO, OPT_FORMAT, OPT_QUIET, OPT_FROM, OPT_TIMEOUT, OPT_BUFFER,
 	OPT_THREADS,
 };
@@ -44,6 +44,10 @@ static const struct opt_desc opts[] = {
 	{ { "cgroup-weight", required_argument, NULL, OPT_CGROUP_WEIGHT }, SR_O_RUN,
 	  "--cgroup-weight ID=W the cgroup of id ID (cgroup_attach_task's dst_id, the\n"
 	  "                     directory's inode) has cpu.weight W (repeatable; default 100)" },
+	{ { "cgroup-member", required_argument, NULL, OPT_CGROUP_MEMBER }, SR_O_RUN,
+	  "--cgroup-member PID=ID  task PID is in cgroup ID from its fork or first event,\n"
+	  "                     and what it forks after (repeatable): for a trace without\n"
+	  "                     cgroup_attach_task events, the groups known another way" },
 	{ { "probes-measure-only", no_argument, NULL, OPT_PROBES_MEASURE }, SR_O_RUN,
 	  "--probes-measure-only  a trace recorded with 'record --probes': compare the\n"
 	  "                     reconstructed inputs with the kernel's, replay without them" },
@@ -227,21 +231,43 @@ static bool accepted_opt(int c, unsigned int accepted)
 	return false;
 }
 
+/* A=B with A >= 1 and B in [lo, hi]. */
+static int parse_pair(const char *arg, int64_t *a, int64_t *b, int64_t lo, int64_t hi)
+{
+	const char *eq = strchr(arg, '=');
+	char buf[32];
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, arg, (size_t)(eq - arg));
+	buf[eq - arg] = '\0';
+	return parse_i64(buf, 1, INT64_MAX, a) || parse_i64(eq + 1, lo, hi, b) ? -EINVAL : 0;
+}
+
+/* PID=ID: a task the user places in a cgroup. */
+static int take_cgroup_member(const struct sr_cli *cli, const char *arg, struct sr_run_opts *o)
+{
+	int64_t pid, id;
+
+	if (o->nr_cgroup_members >= SR_MAX_CGROUP_WEIGHTS)
+		return sr_cli_error(cli, SR_EXIT_BAD_INPUT, "at most %d --cgroup-member",
+				    SR_MAX_CGROUP_WEIGHTS);
+	if (parse_pair(arg, &pid, &id, 1, INT64_MAX) || pid > INT32_MAX)
+		return bad(cli, "--cgroup-member", "PID=ID with PID and ID >= 1", arg);
+	o->cgroup_members[o->nr_cgroup_members++] = (struct sr_cgroup_member){
+		.pid = (int)pid, .id = id };
+	return 0;
+}
+
 /* ID=W: a cgroup id and its cpu.weight (CGROUP_WEIGHT_MIN..MAX). */
 static int take_cgroup_weight(const struct sr_cli *cli, const char *arg, struct sr_run_opts *o)
 {
-	const char *eq = strchr(arg, '=');
 	int64_t id, w;
-	char buf[32];
 
 	if (o->nr_cgroup_weights >= SR_MAX_CGROUP_WEIGHTS)
 		return sr_cli_error(cli, SR_EXIT_BAD_INPUT, "at most %d --cgroup-weight",
 				    SR_MAX_CGROUP_WEIGHTS);
-	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(buf))
-		return bad(cli, "--cgroup-weight", "ID=WEIGHT", arg);
-	memcpy(buf, arg, (size_t)(eq - arg));
-	buf[eq - arg] = '\0';
-	if (parse_i64(buf, 1, INT64_MAX, &id) || parse_i64(eq + 1, 1, 10000, &w))
+	if (parse_pair(arg, &id, &w, 1, 10000))
 		return bad(cli, "--cgroup-weight", "ID=WEIGHT with ID >= 1 and WEIGHT 1..10000", arg);
 	o->cgroup_weights[o->nr_cgroup_weights++] = (struct sr_cgroup_weight){
 		.id = id, .weight = (unsigned int)w };
@@ -318,6 +344,8 @@ static int take(const struct sr_cli *cli, int c, const char *arg, struct sr_run_
 		return 0;
 	case OPT_CGROUP_WEIGHT:
 		return take_cgroup_weight(cli, arg, o);
+	case OPT_CGROUP_MEMBER:
+		return take_cgroup_member(cli, arg, o);
 	case OPT_PROBES_MEASURE:
 		o->probes_measure_only = true;
 		return 0;

@@ -360,6 +360,12 @@ static void options_string(struct sr_batch *b)
 			 i ? "," : " cgroup_weight=", (long long)o->cgroup_weights[i].id,
 			 o->cgroup_weights[i].weight);
 	}
+	for (int i = 0; i < o->nr_cgroup_members; i++) {
+		len = strlen(b->options);
+		snprintf(b->options + len, sizeof(b->options) - len, "%s%d=%lld",
+			 i ? "," : " cgroup_member=", o->cgroup_members[i].pid,
+			 (long long)o->cgroup_members[i].id);
+	}
 }
 
 /*

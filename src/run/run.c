@@ -292,6 +292,7 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 				!probes,
 		.root_cgroup = o->root_cgroup,
 		.cgroup_weights = r->opts.cgroup_weights, .nr_cgroup_weights = o->nr_cgroup_weights,
+		.cgroup_members = r->opts.cgroup_members, .nr_cgroup_members = o->nr_cgroup_members,
 		/* 5.8+ (3aef1551e942 "sched: Add WF_TTWU, WF_EXEC wakeup flags") */
 		.has_select_probe = probes, .probes_measure_only = o->probes_measure_only,
 		/* 6.12 152e11f6df29 "sched/fair: Implement delayed dequeue" */

@@ -9,8 +9,11 @@
  * load by its group's share of the root.
  *
  * Membership comes from the trace: cgroup:cgroup_attach_task, the
- * sched_autogroup_create_attach() probe, and fork inheritance.  A task
- * first seen otherwise is taken to be in the root group, not known to be.
+ * sched_autogroup_create_attach() probe, and fork inheritance; or, for a
+ * trace recorded without cgroup events, from the user (--cgroup-member
+ * PID=ID: the task, from its fork or first appearance, and what it forks).
+ * A task first seen otherwise is taken to be in the root group, not known
+ * to be.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -168,6 +171,26 @@ static void on_attach(struct sr_state *s, const struct sr_event *ev)
 	set_group(s, t, g, true);
 }
 
+/* --cgroup-member: @t, just forked or first seen, is in the cgroup the user gave for its pid. */
+void sr_st_group_member(struct sr_state *s, struct sr_task *t)
+{
+	struct sr_group *g = NULL;
+
+	for (int i = 0; i < s->cfg.nr_cgroup_members; i++) {
+		const struct sr_cgroup_member *m = &s->cfg.cgroup_members[i];
+
+		if (m->pid != t->v.pid)
+			continue;
+		if (m->id != SR_ROOT_CGROUP_ID) {
+			g = group_get(s, m->id);
+			if (!g)
+				return;
+		}
+		set_group(s, t, g, true);
+		return;
+	}
+}
+
 /* sched_autogroup_create_attach(): setsid() puts the caller in a new autogroup (nice 0). */
 static void on_autogroup(struct sr_state *s, const struct sr_event *ev)
 {
@@ -197,6 +220,7 @@ void sr_st_group_inherit(struct sr_state *s, struct sr_task *child, const struct
 	child->grp = NULL;
 	child->v.tg = NULL;
 	set_group(s, child, parent->grp, parent->grp_known || s->cfg.root_cgroup);
+	sr_st_group_member(s, child);
 }
 
 /*

@@ -81,6 +81,8 @@ struct sr_task *sr_st_task_get(struct sr_state *s, int pid)
 		slot->t->dec = NULL;
 		slot->t->exec.dec = NULL;
 		sr_st_task_reset(slot->t, pid, s->now);
+		if (s->cfg.nr_cgroup_members)
+			sr_st_group_member(s, slot->t);
 	}
 	return slot->t;
 }

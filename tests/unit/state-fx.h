@@ -56,6 +56,8 @@ static inline struct fx *fx_new_cfg(const struct sr_state_cfg *extra)
 		cfg.wf_ttwu = extra->wf_ttwu;
 		cfg.cgroup_weights = extra->cgroup_weights;
 		cfg.nr_cgroup_weights = extra->nr_cgroup_weights;
+		cfg.cgroup_members = extra->cgroup_members;
+		cfg.nr_cgroup_members = extra->nr_cgroup_members;
 	}
 	cfg.topo = &f->topo;
 	cfg.hooks = (struct sr_state_hooks){ .data = f, .placement = h_place };

@@ -98,6 +98,41 @@ static void test_fork_and_root(void **state)
 	fx_free(f);
 }
 
+/*
+ * --cgroup-member, a trace without cgroup events: pid 200, forked by a root
+ * task, is in cgroup 7 (weight 400) from its fork, and so is what it forks;
+ * pid 300, first seen running, from then on; the parent stays in the root.
+ */
+static void test_member_given(void **state)
+{
+	struct sr_cgroup_member m[] = { { .pid = 200, .id = 7 }, { .pid = 300, .id = 7 } };
+	struct sr_cgroup_weight w = { .id = 7, .weight = 400 };
+	struct sr_state_cfg cfg = { .cgroup_weights = &w, .nr_cgroup_weights = 1,
+				    .cgroup_members = m, .nr_cgroup_members = 2 };
+	struct fx *f = fx_new_cfg(&cfg);
+	struct sr_task *parent, *child, *grandchild, *other;
+
+	sw(f, 1000, 0, 0, "", 100, "sh");
+	ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = 2000, .cpu = 0, .pid = 100,
+				 .child_pid = 200, .common_pid = -1 });
+	ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = 3000, .cpu = 0, .pid = 200,
+				 .child_pid = 201, .common_pid = -1 });
+	sw(f, 4000, 1, 0, "", 300, "worker");
+	parent = sr_state_task(&f->s, 100);
+	child = sr_state_task(&f->s, 200);
+	grandchild = sr_state_task(&f->s, 201);
+	other = sr_state_task(&f->s, 300);
+	assert_null(parent->grp);
+	assert_non_null(child->grp);
+	assert_int_equal(child->grp->tg.shares, 4096);
+	assert_true(sr_st_group_known(&f->s, child));
+	assert_ptr_equal(grandchild->grp, child->grp);
+	assert_ptr_equal(other->grp, child->grp);
+	assert_int_equal(f->s.nr_groups, 1);
+	assert_int_equal(child->grp->weight[1], 1024);	/* 300 runs on CPU 1, in the group */
+	fx_free(f);
+}
+
 /* The autogroup probe: setsid() puts the caller in a group of its own, nice 0, known. */
 static void test_autogroup_probe(void **state)
 {
@@ -122,6 +157,7 @@ int main(void)
 		cmocka_unit_test(test_attach_and_shares),
 		cmocka_unit_test(test_weight_given),
 		cmocka_unit_test(test_fork_and_root),
+		cmocka_unit_test(test_member_given),
 		cmocka_unit_test(test_autogroup_probe),
 	};
 
