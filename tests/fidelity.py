@@ -51,7 +51,9 @@ def cgroup_options(trace):
     `qr_a cgroup_id(ino)=28 cpu.weight=100` gives --cgroup-weight 28=100 (the trace has
     their cgroup_attach_task events). An older log gives only `qr_a weight=100` and the
     pids it moved there (`qr_a pid=3431 ...`), recorded without cgroup events: each group
-    gets an id of its own, and its pids --cgroup-member."""
+    gets an id of its own, and its pids --cgroup-member. The autogroup workload's log names
+    each setsid() leader (`session1 pid=4649 ...`): an autogroup of its own, nice 0 (the
+    weight of cpu.weight 100)."""
     txt = os.path.splitext(trace)[0] + ".txt"
     ids, weights, members, opts = {}, {}, [], []
     if not os.path.exists(txt):
@@ -65,8 +67,11 @@ def cgroup_options(trace):
                                                        words["cpu.weight"])]
             elif head and head[0].startswith("qr_") and words.get("weight", "").isdigit():
                 weights[head[0]] = words["weight"]
-            elif head and head[0].startswith("qr_") and words.get("pid", "").isdigit():
+            elif head and head[0].startswith(("qr_", "session")) and \
+                    words.get("pid", "").isdigit():
                 members.append((head[0], words["pid"]))
+                if head[0].startswith("session"):
+                    weights[head[0]] = "100"
     if opts:
         return opts
     for name, pid in members:
