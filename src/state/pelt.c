@@ -227,8 +227,10 @@ void sr_st_dequeued_by_waking(struct sr_state *s, struct sr_task *p, int cpu)
 	sr_st_cpu_advance(s, cpu, s->now);
 	d = sr_pelt_decay(s->now - p->pend_ts);
 	run = 1.0 - d;			/* what running since the dequeue added */
-	at_dequeue_load = round_pos((p->load_frac - run) / d * w);
-	at_dequeue_util = round_pos((p->util_frac - run) / d * SR_CAPACITY_SCALE);
+	/* a stall of over 2 s leaves nothing of the dequeue's value to recover: take the last */
+	at_dequeue_load = d > 1e-6 ? round_pos((p->load_frac - run) / d * w) : p->v.load_avg;
+	at_dequeue_util = d > 1e-6 ? round_pos((p->util_frac - run) / d * SR_CAPACITY_SCALE) :
+				     p->v.util_avg;
 	p->load_frac = p->load_frac > run ? p->load_frac - run : 0;
 	p->util_frac = p->util_frac > run ? p->util_frac - run : 0;
 	sr_st_task_avgs(p);
