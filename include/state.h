@@ -523,9 +523,9 @@ struct sr_cpu_state {
 	uint64_t k_ts;
 	bool k_refreshed;		/* the last update is the assumed nohz one ... */
 	double k_load_seen;		/* ... and this the load its last seen update left */
-	/* the root cfs_rq's h_load and last_h_load_update (jiffy number + 1, 0: never) */
+	/* the root cfs_rq's h_load, cached until the end of its jiffy (0: never cached) */
 	unsigned long h_load;
-	uint64_t h_load_jiffy;
+	uint64_t h_load_until;
 	uint64_t pelt_known_ts;		/* averages worth reading from then (warm-up) */
 	/* dead tasks' averages left for the next update (cfs_rq->removed) */
 	double removed_load, removed_util;

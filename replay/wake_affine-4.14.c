@@ -74,29 +74,35 @@ unsigned long sr_task_h_load_414(unsigned long se_load_avg, const struct sr_hloa
  * calculation to task_h_load()", 3.12), divided by the load_avg of now; a
  * group's is cached per group, which the state does not follow.
  */
+static bool in_group(const struct sr_task_view *t, int cpu)
+{
+	return t->tg && cpu < t->tg->nr_cpus;
+}
+
 unsigned long sr_task_h_load_ctx(const struct sr_wake_ctx *ctx, const struct sr_task_view *t,
 				 int cpu)
 {
 	const struct sr_rq *rq = &ctx->rq[cpu];
-	struct sr_hload_level lv[2] = { { .cfs_load_avg = rq->load_avg, .h_load = rq->load_avg } };
+	struct sr_hload_level lv[2] = { {
+		.cfs_load_avg = rq->load_avg,
+		.h_load = rq->h_load_cached ? rq->h_load : rq->load_avg,
+	} };
 
 	if (!t)
 		return 0;	/* no view of current: the idle task carries no load */
 	if (t->h_load_known)
 		return t->h_load;	/* the kernel's own, from a probe */
-	if (t->tg && cpu < t->tg->nr_cpus) {
-		lv[1].cfs_load_avg = t->tg->cpu[cpu].load_avg;
-		lv[1].gse_load_avg = t->tg->cpu[cpu].se_load_avg;
-		return sr_task_h_load_414(t->load_avg, lv, 2);
-	}
-	if (rq->h_load_cached)
-		lv[0].h_load = rq->h_load;
-	return sr_task_h_load_414(t->load_avg, lv, 1);
+	if (!in_group(t, cpu))
+		return sr_task_h_load_414(t->load_avg, lv, 1);
+	lv[0].h_load = rq->load_avg;
+	lv[1].cfs_load_avg = t->tg->cpu[cpu].load_avg;
+	lv[1].gse_load_avg = t->tg->cpu[cpu].se_load_avg;
+	return sr_task_h_load_414(t->load_avg, lv, 2);
 }
 
 /*
- * The root h_load a root task's task_h_load() on @cpu scaled by, when the
- * jiffy's cached value is not the cfs_rq's load of now (else ULONG_MAX):
+ * The root h_load sr_task_h_load_ctx() scaled a root task by on @cpu, when
+ * the jiffy's cached value is not the cfs_rq's load of now (else ULONG_MAX):
  * the steps show it, or their task_load would not follow from the loads.
  */
 static unsigned long cached_h_load(const struct sr_wake_ctx *ctx, const struct sr_task_view *t,
@@ -104,7 +110,7 @@ static unsigned long cached_h_load(const struct sr_wake_ctx *ctx, const struct s
 {
 	const struct sr_rq *rq = &ctx->rq[cpu];
 
-	if (!t || t->h_load_known || (t->tg && cpu < t->tg->nr_cpus) || !rq->h_load_cached ||
+	if (!t || t->h_load_known || in_group(t, cpu) || !rq->h_load_cached ||
 	    rq->h_load == rq->load_avg)
 		return ULONG_MAX;
 	return rq->h_load;

@@ -173,34 +173,30 @@ void sr_st_cpu_pelt(struct sr_state *s, int cpu, uint64_t now)
 		rq->util_avg = round_pos(c->k_util);
 	}
 	rq->h_load = c->h_load;
-	rq->h_load_cached = c->h_load_jiffy && c->h_load_jiffy == sr_st_jiffy(s, now);
+	rq->h_load_cached = now < c->h_load_until;
 	rq->load_refreshed = c->k_refreshed && !rq->curr_pid;
 	rq->load_avg_unrefreshed = round_pos(c->k_load_seen);
-}
-
-/* The jiffy @ts falls in, + 1 (the trace clock's phase against jiffies is unknown). */
-uint64_t sr_st_jiffy(const struct sr_state *s, uint64_t ts)
-{
-	return ts / (SR_NSEC_PER_SEC / (uint64_t)s->cfg.hz) + 1;
 }
 
 /*
  * task_h_load() read @cpu's root cfs_rq: update_cfs_rq_h_load() caches its
  * load_avg as h_load, unless it did so earlier in the same jiffy; later
  * reads in that jiffy scale by the cached value (probe traces: task_h_load()
- * within 5 % of the kernel's in 45.0 -> 49.7 % of the reads).
+ * within 5 % of the kernel's in 45.0 -> 49.7 % of the reads).  Jiffies are
+ * cut from the trace clock, whose phase against the kernel's is unknown.
  */
 void sr_st_h_load_read(struct sr_state *s, int cpu)
 {
 	struct sr_cpu_state *c = &s->cpu[cpu];
-	uint64_t j = sr_st_jiffy(s, s->now);
+	uint64_t jiffy = SR_NSEC_PER_SEC / (uint64_t)s->cfg.hz;
 
-	if (c->h_load_jiffy == j)
+	if (s->now < c->h_load_until)
 		return;
 	sr_st_cpu_advance(s, cpu, s->now);
 	c->h_load = s->rq[cpu].load_avg;
-	c->h_load_jiffy = j;
-	sr_st_cpu_pelt(s, cpu, s->now);
+	c->h_load_until = (s->now / jiffy + 1) * jiffy;
+	s->rq[cpu].h_load = c->h_load;
+	s->rq[cpu].h_load_cached = true;
 }
 
 /*

@@ -187,7 +187,6 @@ void sr_st_task_avgs(struct sr_task *t);
 uint64_t sr_st_cpu_k_time(const struct sr_state *s, int cpu);
 void sr_st_cpu_kupdate(struct sr_state *s, int cpu);
 void sr_st_cpu_kupdate_early(struct sr_state *s, int cpu);
-uint64_t sr_st_jiffy(const struct sr_state *s, uint64_t ts);
 void sr_st_h_load_read(struct sr_state *s, int cpu);
 void sr_st_group_member(struct sr_state *s, struct sr_task *t);
 void sr_st_dequeued_by_waking(struct sr_state *s, struct sr_task *p, int cpu);
