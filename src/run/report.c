@@ -180,12 +180,13 @@ static json_t *probes_json(const struct sr_run *r)
 
 	if (!r->state.cfg.has_select_probe)
 		return json_null();
-	return json_pack("{s:b, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I}, s:o, s:o, s:o, s:I, s:o, "
+	return json_pack("{s:b, s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I}, s:o, s:o, s:o, s:I, s:o, "
 			 "s:o, s:I, s:{s:I, s:I, s:I}, s:I, s:I, s:I}",
 		"used_as_inputs", !r->state.cfg.probes_measure_only,
 		"selects", (json_int_t)p->selects,
 		"placed_at_select", (json_int_t)p->at_select,
 		"placed_without_select", (json_int_t)p->without_select,
+		"runnable_without_select", (json_int_t)p->runnable_without_select,
 		"h_loads", (json_int_t)p->hloads,
 		"sync_guess", "no_no", (json_int_t)p->sync[0][0],
 		"no_yes", (json_int_t)p->sync[0][1], "yes_no", (json_int_t)p->sync[1][0],

@@ -310,11 +310,28 @@ int sr_st_ttwu_descheduled(struct sr_state *s, struct sr_task *p, int cpu, bool 
 	return select_begins(s, p);
 }
 
-/* A deferred placement whose srqf never came (pinned, another class, lost): replay it now. */
-static int place_late(struct sr_state *s, struct sr_task *p)
+/*
+ * A deferred placement whose srqf never came.  A fair task free to move,
+ * woken where it slept: try_to_wake_up() found it still queued
+ * (ttwu_runnable()) or still switching out (the p->on_cpu wakelist) and
+ * selected no CPU — on 6.12+ mostly a delayed dequeue (a task that slept
+ * with negative lag stays queued until picked), which the trace cannot
+ * tell from a dequeue.  It is no placement.  Otherwise (pinned, another class, the on_cpu wakelist
+ * shortcut, a lost record) replay it now.  @cpu: where it was woken, -1 a
+ * migration.
+ */
+static int place_late(struct sr_state *s, struct sr_task *p, int cpu)
 {
 	if (!p->pending || !p->pend_deferred)
 		return 0;
+	if (cpu >= 0 && cpu == p->pend_prev && p->pend_cls == SR_W_PLACED &&
+	    reaches_fair_class(p) && p->v.nr_cpus_allowed != 1 &&
+	    !sr_st_met_lost_window(&p->pend_ev, p->pend_ts)) {
+		p->pend_deferred = false;
+		p->pend_cls = SR_W_RUNNABLE;
+		s->probes.runnable_without_select++;
+		return 0;
+	}
 	s->probes.without_select++;
 	return sr_st_place_deferred(s, p);
 }
@@ -422,7 +439,7 @@ int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev)
 
 	if (!p)
 		return 0;
-	ret = place_late(s, p);
+	ret = place_late(s, p, ev->target_cpu);
 	if (ret)
 		return ret;
 	select_gap(s, p, ev);
@@ -534,7 +551,7 @@ int sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev)
 	if (!p || !sr_st_cpu_ok(s, ev->dest_cpu))
 		return 0;
 	sr_st_exec_migrated(s, p, ev);
-	ret = place_late(s, p);
+	ret = place_late(s, p, -1);
 	if (ret)
 		return ret;
 	select_gap(s, p, ev);

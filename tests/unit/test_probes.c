@@ -115,12 +115,40 @@ static void test_fallback_without_select(void **state)
 	setup(f);
 	waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
 	assert_int_equal(f->nr_placements, 0);
-	wakeup(f, 500005000, 2, 101, 2);
+	wakeup(f, 500005000, 1, 101, 1);
 	assert_int_equal(f->nr_placements, 1);
 	assert_int_equal(f->ctx.sync, SR_UNKNOWN);
 	assert_int_equal(f->ctx.sync_source, SR_SYNC_SRC_TASK);
 	assert_int_equal(f->s.probes.without_select, 1);
 	assert_int_equal(f->s.probes.at_select, 0);
+	fx_free(f);
+}
+
+/*
+ * No srqf, and the task woken where it slept: ttwu_runnable() found it
+ * still queued (a delayed dequeue) — no placement, a runnable wakeup.  A
+ * per-CPU kthread the same way is pinned, and replayed.
+ */
+static void test_runnable_without_select(void **state)
+{
+	struct fx *f = fx_probes(false);
+
+	setup(f);
+	waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
+	wakeup(f, 500005000, 2, 101, 2);
+	assert_int_equal(f->nr_placements, 0);
+	assert_int_equal(f->s.probes.runnable_without_select, 1);
+	assert_int_equal(f->s.probes.without_select, 0);
+	assert_int_equal(f->s.wc.cls[SR_W_RUNNABLE], 1);
+	assert_int_equal(f->s.wc.cls[SR_W_PLACED], 0);
+	assert_int_equal(sr_state_task(&f->s, 101)->state, SR_T_QUEUED);
+	/* ksoftirqd/2 is bound to CPU 2: no srqf because it is pinned */
+	sw(f, 600000000, 2, 0, "", 102, "ksoftirqd/2");
+	sw(f, 600100000, 2, 102, "ksoftirqd/2", 101, "wakee");
+	waking(f, 700000000, 0, 102, "ksoftirqd/2", 2, 100, false);
+	wakeup(f, 700005000, 2, 102, 2);
+	assert_int_equal(f->s.probes.runnable_without_select, 1);
+	assert_int_equal(f->s.probes.without_select, 1);
 	fx_free(f);
 }
 
@@ -219,6 +247,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_replay_at_select),
 		cmocka_unit_test(test_fallback_without_select),
+		cmocka_unit_test(test_runnable_without_select),
 		cmocka_unit_test(test_measure_only),
 		cmocka_unit_test(test_wakee_flips),
 		cmocka_unit_test(test_answer_moved),
