@@ -39,6 +39,9 @@ struct sr_run_opts {
 	void *progress_data;
 };
 
+/* The analyses' per-event callbacks, each with its list of takers (struct sr_run). */
+enum { SR_RUN_EVENT, SR_RUN_PLACEMENT, SR_RUN_WAKEUP, SR_RUN_RUN, SR_RUN_NR_HOOKS };
+
 struct sr_run {
 	struct sr_run_opts opts;
 	struct sr_trace *trace;
@@ -56,6 +59,9 @@ struct sr_run {
 	struct sr_view view;		/* what the analyses see of all this */
 	struct sr_analysis *an;		/* nr_an, in report order */
 	int nr_an;
+	/* per callback, the analyses taking part that have it, in report order */
+	struct sr_analysis **hooked[SR_RUN_NR_HOOKS];
+	int nr_hooked[SR_RUN_NR_HOOKS];
 	int nr_silent;			/* CPUs without any event */
 	uint64_t nr_events;		/* read so far */
 	bool can_stop;			/* explain: some analysis may end the pass (ops->done) */

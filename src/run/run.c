@@ -122,9 +122,11 @@ static int hook_placement(void *data, const struct sr_wake_ctx *ctx, struct sr_b
 	}
 	if (!seen(r, ctx->ts, ctx->p->pid, -1))
 		return 0;
-	for (int i = 0; !ret && i < r->nr_an; i++)
-		if (r->an[i].data && r->an[i].ops->placement)
-			ret = r->an[i].ops->placement(&r->an[i], ctx, dec);
+	for (int i = 0; !ret && i < r->nr_hooked[SR_RUN_PLACEMENT]; i++) {
+		struct sr_analysis *a = r->hooked[SR_RUN_PLACEMENT][i];
+
+		ret = a->ops->placement(a, ctx, dec);
+	}
 	return ret;
 }
 
@@ -135,9 +137,11 @@ static int hook_wakeup(void *data, const struct sr_wakeup *w)
 
 	if (!seen(r, w->ts, w->task->v.pid, w->cpu))
 		return 0;
-	for (int i = 0; !ret && i < r->nr_an; i++)
-		if (r->an[i].data && r->an[i].ops->wakeup)
-			ret = r->an[i].ops->wakeup(&r->an[i], w);
+	for (int i = 0; !ret && i < r->nr_hooked[SR_RUN_WAKEUP]; i++) {
+		struct sr_analysis *a = r->hooked[SR_RUN_WAKEUP][i];
+
+		ret = a->ops->wakeup(a, w);
+	}
 	return ret;
 }
 
@@ -148,9 +152,11 @@ static int hook_run(void *data, const struct sr_task *t, int cpu, uint64_t ts)
 
 	if (!seen(r, t->note.ts, t->v.pid, t->note.cpu))
 		return 0;
-	for (int i = 0; !ret && i < r->nr_an; i++)
-		if (r->an[i].data && r->an[i].ops->run)
-			ret = r->an[i].ops->run(&r->an[i], t, cpu, ts);
+	for (int i = 0; !ret && i < r->nr_hooked[SR_RUN_RUN]; i++) {
+		struct sr_analysis *a = r->hooked[SR_RUN_RUN][i];
+
+		ret = a->ops->run(a, t, cpu, ts);
+	}
 	return ret;
 }
 
@@ -175,9 +181,11 @@ static int on_event(const struct sr_event *ev, void *data)
 		r->opts.progress(r->opts.progress_data, r->nr_events, ev->ts);
 	/* the state follows every event; the analyses see those in --time */
 	if (sr_filter_time(&r->opts.an.filter, ev->ts))
-		for (int i = 0; !ret && i < r->nr_an; i++)
-			if (r->an[i].data && r->an[i].ops->event)
-				ret = r->an[i].ops->event(&r->an[i], ev);
+		for (int i = 0; !ret && i < r->nr_hooked[SR_RUN_EVENT]; i++) {
+			struct sr_analysis *a = r->hooked[SR_RUN_EVENT][i];
+
+			ret = a->ops->event(a, ev);
+		}
 	if (!ret && r->can_stop && all_done(r)) {
 		r->stopped = true;
 		return RUN_STOP;
@@ -186,6 +194,34 @@ static int on_event(const struct sr_event *ev, void *data)
 }
 
 /* ------------------------------------------------------------ run */
+
+/* Which analyses take each per-event callback: the pass then calls only those. */
+static int hook_lists(struct sr_run *r, struct sr_err *err)
+{
+	struct sr_analysis **all = calloc((size_t)(r->nr_an ? r->nr_an : 1) * SR_RUN_NR_HOOKS,
+					  sizeof(*all));
+
+	if (!all)
+		return sr_err_set(err, -ENOMEM, "out of memory");
+	for (int k = 0; k < SR_RUN_NR_HOOKS; k++)
+		r->hooked[k] = all + (size_t)k * (size_t)(r->nr_an ? r->nr_an : 1);
+	for (int i = 0; i < r->nr_an; i++) {
+		struct sr_analysis *a = &r->an[i];
+		const struct sr_analysis_ops *o = a->ops;
+
+		if (!a->data)
+			continue;
+		if (o->event)
+			r->hooked[SR_RUN_EVENT][r->nr_hooked[SR_RUN_EVENT]++] = a;
+		if (o->placement)
+			r->hooked[SR_RUN_PLACEMENT][r->nr_hooked[SR_RUN_PLACEMENT]++] = a;
+		if (o->wakeup)
+			r->hooked[SR_RUN_WAKEUP][r->nr_hooked[SR_RUN_WAKEUP]++] = a;
+		if (o->run)
+			r->hooked[SR_RUN_RUN][r->nr_hooked[SR_RUN_RUN]++] = a;
+	}
+	return 0;
+}
 
 static int setup_analyses(struct sr_run *r, struct sr_err *err)
 {
@@ -210,7 +246,7 @@ static int setup_analyses(struct sr_run *r, struct sr_err *err)
 		if (a->data && a->ops->done && r->opts.an.mode == SR_MODE_EXPLAIN)
 			r->can_stop = true;
 	}
-	return 0;
+	return hook_lists(r, err);
 }
 
 const struct sr_analysis *sr_run_analysis(const struct sr_run *r,
@@ -463,6 +499,7 @@ void sr_run_close(struct sr_run *r)
 		if (r->an[i].data && r->an[i].ops->fini)
 			r->an[i].ops->fini(&r->an[i]);
 	free(r->an);
+	free(r->hooked[0]);
 	for (int i = 0; i < r->nr_warnings; i++)
 		free(r->warnings[i]);
 	sr_state_fini(&r->state);
