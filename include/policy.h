@@ -162,10 +162,28 @@ struct sr_policy {
  * the trail off (bulk replay) sr_trail_add() returns NULL, which the value
  * helpers accept: models never dereference a step themselves.
  */
-struct sr_step *sr_trail_add(struct sr_trail *t, const char *fn, const char *check,
-			     const char *result, int cpu);
-void sr_step_val(struct sr_step *s, const char *name, int64_t v);
-void sr_step_uval(struct sr_step *s, const char *name, uint64_t v);
+struct sr_step *sr_trail_append(struct sr_trail *t, const char *fn, const char *check,
+				const char *result, int cpu);
+void sr_step_add(struct sr_step *s, const char *name, int64_t v, bool is_unsigned);
+
+/* Inline: a placement makes dozens of these calls, and in bulk replay every one is a no-op. */
+static inline struct sr_step *sr_trail_add(struct sr_trail *t, const char *fn,
+					   const char *check, const char *result, int cpu)
+{
+	return t && !t->off ? sr_trail_append(t, fn, check, result, cpu) : NULL;
+}
+
+static inline void sr_step_val(struct sr_step *s, const char *name, int64_t v)
+{
+	if (s)
+		sr_step_add(s, name, v, false);
+}
+
+static inline void sr_step_uval(struct sr_step *s, const char *name, uint64_t v)
+{
+	if (s)
+		sr_step_add(s, name, (int64_t)v, true);
+}
 
 /*
  * Run @pol on @ctx.  When ctx->sync is SR_UNKNOWN the model runs under both

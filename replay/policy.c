@@ -5,15 +5,12 @@
 #include <string.h>
 #include "policy.h"
 
-struct sr_step *sr_trail_add(struct sr_trail *t, const char *fn, const char *check,
-			     const char *result, int cpu)
+struct sr_step *sr_trail_append(struct sr_trail *t, const char *fn, const char *check,
+				const char *result, int cpu)
 {
 	struct sr_step *s;
 
-	if (!t || t->off)
-		return NULL;
 	/* A full trail reuses its last slot so the final step is never lost. */
-
 	if (t->n >= SR_TRAIL_MAX) {
 		t->truncated = true;
 		s = &t->steps[SR_TRAIL_MAX - 1];
@@ -28,24 +25,14 @@ struct sr_step *sr_trail_add(struct sr_trail *t, const char *fn, const char *che
 	return s;
 }
 
-static void step_add(struct sr_step *s, const char *name, int64_t v, bool is_unsigned)
+void sr_step_add(struct sr_step *s, const char *name, int64_t v, bool is_unsigned)
 {
-	if (!s || s->nvals >= SR_STEP_MAXVALS)
+	if (s->nvals >= SR_STEP_MAXVALS)
 		return;
 	s->vals[s->nvals].name = name;
 	s->vals[s->nvals].v = v;
 	s->vals[s->nvals].is_unsigned = is_unsigned;
 	s->nvals++;
-}
-
-void sr_step_val(struct sr_step *s, const char *name, int64_t v)
-{
-	step_add(s, name, v, false);
-}
-
-void sr_step_uval(struct sr_step *s, const char *name, uint64_t v)
-{
-	step_add(s, name, (int64_t)v, true);
 }
 
 /* Only the header is reset: a trail's steps are written before they are read. */
