@@ -34,6 +34,8 @@ struct sr_sis {
 	int prev, target;
 	bool idle_cores;		/* test_idle_cores(target) value in use */
 	int nr_idle_scan;		/* sd_llc_shared(target)->nr_idle_scan in use */
+	/* the prefix's answer once run, else SR_SIS_UNSET: it reads neither value above */
+	int prefix;
 	/* outcome */
 	enum sr_decider by;
 	int recent_out;
@@ -46,6 +48,7 @@ struct sr_sis {
 };
 
 #define SR_SIS_NONE	(-1)
+#define SR_SIS_UNSET	(-2)
 
 bool sr_sis_available_idle(const struct sr_sis *s, int cpu);
 bool sr_sis_sched_idle(const struct sr_sis *s, int cpu);
@@ -57,7 +60,10 @@ struct sr_step *sr_sis_step(const struct sr_sis *s, const char *fn, const char *
 /* Record @cpu as the answer of a predicate-based pick (avail vs sched_idle). */
 void sr_sis_pick(struct sr_sis *s, int cpu, enum sr_decider by);
 
-/* The target/prev/kthread/recent_used_cpu/asym prefix; a CPU, or SR_SIS_NONE to go on. */
+/*
+ * The target/prev/kthread/recent_used_cpu/asym prefix; a CPU, or SR_SIS_NONE
+ * to go on.  Run once: a what-if copies the answer (s->prefix).
+ */
 int sr_sis_prefix(struct sr_sis *s);
 
 /* One era of the single-pass select_idle_sibling() (5.12 - 6.18). */

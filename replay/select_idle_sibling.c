@@ -341,7 +341,7 @@ static int check_recent(struct sr_sis *s)
 	return r;
 }
 
-int sr_sis_prefix(struct sr_sis *s)
+static int prefix_run(struct sr_sis *s)
 {
 	const struct sr_domain *sd;
 	int cpu;
@@ -367,6 +367,13 @@ int sr_sis_prefix(struct sr_sis *s)
 			return capacity_path(s, sd);
 	}
 	return SR_SIS_NONE;
+}
+
+int sr_sis_prefix(struct sr_sis *s)
+{
+	if (s->prefix == SR_SIS_UNSET)
+		s->prefix = prefix_run(s);
+	return s->prefix;
 }
 
 /* ---- dispatch ---- */
@@ -395,6 +402,7 @@ static void sis_init(struct sr_sis *s, const struct sr_policy *pol, const struct
 	s->prev = prev;
 	s->target = target;
 	s->by = SR_BY_NONE;
+	s->prefix = SR_SIS_UNSET;
 	s->recent_out = ctx->p->recent_used_cpu;
 	/* Unknown hints: assume an idle core may exist and the whole LLC may be scanned. */
 	s->idle_cores = llc ? llc->has_idle_cores : true;
@@ -408,6 +416,8 @@ static int sis_what_if(const struct sr_sis *s, bool flip_cores, int scan)
 	struct sr_sis alt;
 
 	sis_init(&alt, s->pol, s->ctx, s->prev, s->target, NULL);
+	/* the same checks on the same runqueues: only their answer is needed here */
+	alt.prefix = s->prefix;
 	if (flip_cores)
 		alt.idle_cores = !s->idle_cores;
 	if (scan >= 0)
