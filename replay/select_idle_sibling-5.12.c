@@ -127,12 +127,10 @@ int sr_sis_prop_depth(struct sr_sis *s, const struct sr_domain *sd, int *nr)
 void sr_sis_scan_mask(const struct sr_sis *s, const struct sr_domain *sd,
 		      struct sr_cpumask *cpus)
 {
-	int c;
-
-	sr_mask_clear(cpus);
-	sr_for_each_cpu(c, &sd->span)
-		if (sr_sis_allowed(s, c))
-			sr_mask_set(cpus, c);
+	/* a word at a time: this runs for every scan of every what-if */
+	sr_mask_copy(cpus, &sd->span);
+	if (s->ctx->allowed)
+		sr_mask_and(cpus, s->ctx->allowed);
 }
 
 /* The int nr wraps like the kernel's (-fwrapv); 6.8+ stop at <= 0, before at 0. */
