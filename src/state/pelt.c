@@ -139,7 +139,7 @@ uint64_t sr_st_cpu_k_time(const struct sr_state *s, int cpu)
 }
 
 /* The averages decay to @now (the rq fields the models read are left as they were). */
-static void cpu_decay(struct sr_state *s, int cpu, uint64_t now)
+void sr_st_cpu_decay(struct sr_state *s, int cpu, uint64_t now)
 {
 	struct sr_cpu_state *c = &s->cpu[cpu];
 	const struct sr_rq *rq = &s->rq[cpu];
@@ -170,7 +170,7 @@ void sr_st_cpu_pelt(struct sr_state *s, int cpu, uint64_t now)
 	struct sr_cpu_state *c = &s->cpu[cpu];
 	struct sr_rq *rq = &s->rq[cpu];
 
-	cpu_decay(s, cpu, now);
+	sr_st_cpu_decay(s, cpu, now);
 	if (k_stale(s, cpu, now)) {
 		/* a tick has run since: it applied what left before it */
 		rq->load_avg = round_pos(c->load_avg - c->removed_load + left_since_tick(s, c, now));
@@ -276,7 +276,7 @@ static void kupdate(struct sr_state *s, int cpu, bool assumed)
 	struct sr_cpu_state *c = &s->cpu[cpu];
 
 	/* the rq fields are published once, below, from the updated averages */
-	cpu_decay(s, cpu, s->now);
+	sr_st_cpu_decay(s, cpu, s->now);
 	if (s->now > c->removed_ts) {
 		c->load_avg = c->load_avg > c->removed_load ? c->load_avg - c->removed_load : 0;
 		c->util_avg = c->util_avg > c->removed_util ? c->util_avg - c->removed_util : 0;

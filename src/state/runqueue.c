@@ -52,8 +52,8 @@ struct sr_task_view sr_st_kernel_view(const struct sr_task *t)
 	return v;
 }
 
-/* Close the CPU's time accounting and PELT averages up to @now. */
-void sr_st_cpu_advance(struct sr_state *s, int cpu, uint64_t now)
+/* Close the CPU's time accounting and PELT averages up to @now, not publishing them. */
+static void cpu_close(struct sr_state *s, int cpu, uint64_t now)
 {
 	struct sr_cpu_state *c = &s->cpu[cpu];
 	struct sr_rq *rq = &s->rq[cpu];
@@ -72,6 +72,13 @@ void sr_st_cpu_advance(struct sr_state *s, int cpu, uint64_t now)
 	}
 	if (!c->since || now > c->since)
 		c->since = now;
+	sr_st_cpu_decay(s, cpu, now);
+}
+
+/* Close the CPU's time accounting and PELT averages up to @now. */
+void sr_st_cpu_advance(struct sr_state *s, int cpu, uint64_t now)
+{
+	cpu_close(s, cpu, now);
 	sr_st_cpu_pelt(s, cpu, now);
 }
 
@@ -132,7 +139,11 @@ static void weight_account(struct sr_state *s, struct sr_task *t, int cpu, int s
 		sub_clamped(&c->root_weight, t->v.weight);
 }
 
-void sr_st_rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
+/*
+ * @publish false: the caller publishes @cpu's rq fields again (a kupdate)
+ * before anything reads them, so this one would be overwritten unread.
+ */
+static void rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign, bool publish)
 {
 	struct sr_rq *rq;
 
@@ -140,7 +151,10 @@ void sr_st_rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
 		return;
 	s->rq_change_ts = s->now;
 	rq = &s->rq[cpu];
-	sr_st_cpu_advance(s, cpu, s->now);
+	if (publish)
+		sr_st_cpu_advance(s, cpu, s->now);
+	else
+		cpu_close(s, cpu, s->now);
 	sr_st_rq_touched(s, cpu);
 	util_est_account(s, t, cpu, sign);
 	if (t->v.policy != SR_SCHED_RT)
@@ -164,6 +178,11 @@ void sr_st_rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
 		if (s->cpu[cpu].runnable_avg < 0)
 			s->cpu[cpu].runnable_avg = 0;
 	}
+}
+
+void sr_st_rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
+{
+	rq_account(s, t, cpu, sign, true);
 }
 
 /* Attach (+1) or detach (-1) @t's load to the cfs_rq of its group on @cpu. */
@@ -261,9 +280,15 @@ static void pelt_move(struct sr_state *s, struct sr_task *t, int from, int to)
 /* The one place a task changes state or CPU: keeps the runqueue sums exact. */
 void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state st, int cpu)
 {
+	bool moved = cpu >= 0 && cpu != t->v.cpu;
+
 	sr_st_task_pelt(s, t, s->now);
+	/*
+	 * The rq_account() calls publish only what no kupdate below publishes
+	 * again: the old CPU's gets one when the task moves or stays alive.
+	 */
 	if (sr_st_on_rq(t->state))
-		sr_st_rq_account(s, t, t->v.cpu, -1);
+		rq_account(s, t, t->v.cpu, -1, !moved && st == SR_T_DEAD);
 	/* a queued task taken off another CPU (a balancer's pull): dequeued there, an update */
 	if (sr_st_on_rq(t->state) && cpu >= 0 && cpu != t->v.cpu && sr_st_cpu_ok(s, t->v.cpu))
 		sr_st_cpu_kupdate(s, t->v.cpu);
@@ -285,7 +310,7 @@ void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state s
 		t->v.cpu = cpu;
 	t->v.on_cpu = st == SR_T_RUNNING;
 	if (sr_st_on_rq(st))
-		sr_st_rq_account(s, t, t->v.cpu, +1);
+		rq_account(s, t, t->v.cpu, +1, false);
 	/* task_dead_fair() only queues the removal for that CPU's next update */
 	if (!sr_st_cpu_ok(s, t->v.cpu) || st == SR_T_DEAD)
 		return;
@@ -303,7 +328,7 @@ void sr_st_task_set_prio(struct sr_state *s, struct sr_task *t, int prio)
 	if (prio < 0 || prio == t->v.prio)
 		return;
 	if (queued)
-		sr_st_rq_account(s, t, t->v.cpu, -1);
+		rq_account(s, t, t->v.cpu, -1, false);	/* published by the +1 */
 	t->v.prio = prio;
 	t->v.policy = prio < SR_MAX_RT_PRIO ? SR_SCHED_RT : SR_SCHED_NORMAL;
 	/* RT prios hide the nice value: se.load.weight is assumed nice 0 (no CFS load). */
