@@ -113,9 +113,36 @@ void sr_tr_resolve_events(struct sr_trace *t)
 	}
 }
 
+/*
+ * tep_data_type() without the library call: the same bytes (its first
+ * event's common_type), read as it reads them, unsigned; anything else
+ * (a record too short for them, another byte order) goes to the library.
+ */
+static int record_id(const struct sr_trace *t, const struct tep_record *rec)
+{
+	const struct fplan *f = &t->type_f;
+	const uint8_t *p = (const uint8_t *)rec->data + f->off;
+
+	if (t->same_endian && f->num && f->off + f->size <= rec->size) {
+		if (f->size == 2) {
+			uint16_t x;
+
+			memcpy(&x, p, 2);
+			return x;
+		}
+		if (f->size == 4) {
+			uint32_t x;
+
+			memcpy(&x, p, 4);
+			return (int)x;
+		}
+	}
+	return tep_data_type(t->tep, (struct tep_record *)rec);
+}
+
 enum sr_ev_type sr_tr_record_type(const struct sr_trace *t, const struct tep_record *rec)
 {
-	int id = tep_data_type(t->tep, (struct tep_record *)rec);
+	int id = record_id(t, rec);
 
 	return id >= 0 && id <= t->max_id ? t->type_of[id] : SR_EV_NR;
 }
@@ -129,7 +156,10 @@ int sr_tr_build_type_map(struct sr_trace *t)
 {
 	int nr = tep_get_events_count(t->tep);
 	struct tep_event **all = nr > 0 ? tep_list_events(t->tep, TEP_EVENT_SORT_ID) : NULL;
+	struct tep_event *first = tep_get_event(t->tep, 0);
 
+	/* tep_data_type() reads common_type where its first event has it (get_common_info()) */
+	plan(&t->type_f, first ? tep_find_common_field(first, "common_type") : NULL);
 	t->max_id = -1;
 	for (int i = 0; all && i < nr; i++)
 		if (all[i]->id > t->max_id && all[i]->id < (1 << 20))
@@ -282,6 +312,23 @@ static void fill_probe(const struct sr_trace *t, const struct tep_record *rec,
 	ev->cgroup_id = rd_int(t, rec, &f[F_CGROUP_ID], -1);
 }
 
+/*
+ * A comm as rd_comm() leaves it (NUL-terminated within its SR_COMM_LEN
+ * bytes): two word loads tell that it is ASCII, valid UTF-8, as nearly
+ * every one is; any byte >= 0x80 (even past the NUL) takes the full check.
+ */
+_Static_assert(SR_COMM_LEN == 16, "comm_valid() reads two words");
+
+static bool comm_valid(const char comm[SR_COMM_LEN])
+{
+	uint64_t w[SR_COMM_LEN / 8];
+
+	memcpy(w, comm, sizeof(w));
+	if (!((w[0] | w[1]) & 0x8080808080808080ULL))
+		return true;
+	return sr_utf8_valid(comm);
+}
+
 bool sr_tr_fill_event(struct sr_trace *t, struct tep_record *rec, struct sr_event *ev)
 {
 	const struct fplan *f = t->slot[ev->type].f;
@@ -311,6 +358,6 @@ bool sr_tr_fill_event(struct sr_trace *t, struct tep_record *rec, struct sr_even
 		ev->prev_state_raw = v;
 		ev->prev_state = decode_state(t, rec, v);
 	}
-	return !sr_utf8_valid(ev->comm) || !sr_utf8_valid(ev->next_comm);
+	return !comm_valid(ev->comm) || !comm_valid(ev->next_comm);
 }
 
