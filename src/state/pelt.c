@@ -138,8 +138,8 @@ uint64_t sr_st_cpu_k_time(const struct sr_state *s, int cpu)
 	return k_stale(s, cpu, s->now) ? s->now : s->cpu[cpu].k_ts;
 }
 
-/* The averages decay to @now (the rq fields the models read are left as they were). */
-void sr_st_cpu_decay(struct sr_state *s, int cpu, uint64_t now)
+/* sr_st_cpu_decay() past its inline test: @now is later, or the CPU has no average yet. */
+void sr_st_cpu_decay_to(struct sr_state *s, int cpu, uint64_t now)
 {
 	struct sr_cpu_state *c = &s->cpu[cpu];
 	const struct sr_rq *rq = &s->rq[cpu];

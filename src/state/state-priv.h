@@ -182,8 +182,20 @@ int sr_st_infer_finish(struct sr_state *s, struct sr_task *p);
 
 /* pelt.c, runqueue.c */
 void sr_st_cpu_pelt(struct sr_state *s, int cpu, uint64_t now);
-/* The averages alone, for a caller whose CPU is published again before anything reads it. */
-void sr_st_cpu_decay(struct sr_state *s, int cpu, uint64_t now);
+void sr_st_cpu_decay_to(struct sr_state *s, int cpu, uint64_t now);
+
+/*
+ * The averages decay to @now; the rq fields the models read are left as
+ * they were (sr_st_cpu_pelt() publishes them).  Inline: most calls find
+ * the CPU already at @now.
+ */
+static inline void sr_st_cpu_decay(struct sr_state *s, int cpu, uint64_t now)
+{
+	uint64_t ts = s->cpu[cpu].pelt_ts;
+
+	if (!ts || now > ts)
+		sr_st_cpu_decay_to(s, cpu, now);
+}
 void sr_st_cpu_advance_all(struct sr_state *s);
 void sr_st_task_avgs(struct sr_task *t);
 uint64_t sr_st_cpu_k_time(const struct sr_state *s, int cpu);
