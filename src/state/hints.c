@@ -256,10 +256,7 @@ static void fill_llc(struct sr_state *s, int llc)
 void sr_st_fill_llc_hints(struct sr_state *s, int a, int b)
 {
 	const struct sr_topo *t = s->cfg.topo;
-	bool overloaded = false;
-
-	for (int c = 0; c < s->cfg.nr_cpus && !overloaded; c++)
-		overloaded = s->rq[c].nr_running >= 2;
+	bool overloaded = s->nr_overloaded > 0;	/* some CPU has nr_running >= 2 */
 	for (int i = 0; i < s->nr_llcs; i++)
 		update_nr_idle_scan(s, s->llcs[i], overloaded);
 	if (a < 0) {

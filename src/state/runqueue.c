@@ -160,7 +160,7 @@ static void rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign,
 	if (t->v.policy != SR_SCHED_RT)
 		weight_account(s, t, cpu, sign);
 	if (sign > 0) {
-		rq->nr_running++;
+		sr_st_rq_nr(s, cpu, rq->nr_running + 1);
 		if (t->v.policy != SR_SCHED_RT) {
 			rq->cfs_nr_running++;
 			rq->load_weight += t->v.weight;
@@ -168,7 +168,7 @@ static void rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign,
 		s->cpu[cpu].runnable_avg += (double)t->v.load_avg;
 	} else {
 		if (rq->nr_running)
-			rq->nr_running--;
+			sr_st_rq_nr(s, cpu, rq->nr_running - 1);
 		if (t->v.policy != SR_SCHED_RT) {
 			if (rq->cfs_nr_running)
 				rq->cfs_nr_running--;

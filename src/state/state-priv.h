@@ -33,6 +33,24 @@ static inline void sr_st_rq_touched(struct sr_state *s, int cpu)
 	s->rq_changed_ts = s->now;
 }
 
+/* Set @cpu's doubts about its runqueue, kept counted (nr_doubtful). */
+static inline void sr_st_rq_doubt(struct sr_state *s, int cpu, bool uncertain,
+				  bool idle_unrecorded)
+{
+	struct sr_rq *rq = &s->rq[cpu];
+
+	s->nr_doubtful += (uncertain || idle_unrecorded) - (rq->uncertain || rq->idle_unrecorded);
+	rq->uncertain = uncertain;
+	rq->idle_unrecorded = idle_unrecorded;
+}
+
+/* Set @cpu's nr_running, kept counted (nr_overloaded). */
+static inline void sr_st_rq_nr(struct sr_state *s, int cpu, unsigned int nr)
+{
+	s->nr_overloaded += (nr >= 2) - (s->rq[cpu].nr_running >= 2);
+	s->rq[cpu].nr_running = nr;
+}
+
 static inline bool sr_st_on_rq(enum sr_task_state st)
 {
 	return st == SR_T_RUNNING || st == SR_T_QUEUED;

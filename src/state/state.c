@@ -184,7 +184,7 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 	note_silence(s, ev);
 	if (ev->missed_before) {
 		sr_st_cpu_advance(s, ev->cpu, s->now);
-		s->rq[ev->cpu].uncertain = true;
+		sr_st_rq_doubt(s, ev->cpu, true, s->rq[ev->cpu].idle_unrecorded);
 	}
 	/* Rule 3: any other sched event names the CPU's current task. */
 	if (ev->type != SR_EV_SWITCH && ev->type != SR_EV_OTHER && ev->common_pid >= 0 &&
@@ -302,7 +302,7 @@ int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg)
 		sr_st_task_reset(&s->cpu[c].idle, 0, cfg->start);
 		s->rq[c].capacity = SR_CAPACITY_SCALE;
 		s->rq[c].avg_idle = AVG_IDLE_MAX_NS;
-		s->rq[c].uncertain = curr < 0;	/* else until its first sched_switch */
+		sr_st_rq_doubt(s, c, curr < 0, false);	/* else until its first sched_switch */
 		/* idle at the start: its averages near 0; busy: unknown for a warm-up */
 		s->cpu[c].pelt_known_ts = curr == 0 ? cfg->start : cfg->start + SR_PELT_WARM_NS;
 		if (curr < 0)

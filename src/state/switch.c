@@ -47,7 +47,7 @@ static void resync_idle(struct sr_state *s, int cpu)
 		}
 	}
 	sr_st_rq_touched(s, cpu);
-	s->rq[cpu].nr_running = 0;
+	sr_st_rq_nr(s, cpu, 0);
 	s->rq[cpu].cfs_nr_running = 0;
 	s->rq[cpu].load_weight = 0;
 }
@@ -64,7 +64,8 @@ void sr_st_resync_curr(struct sr_state *s, int cpu, int pid)
 	struct sr_rq *rq = &s->rq[cpu];
 	struct sr_task *t = pid > 0 ? sr_st_task_get(s, pid) : NULL;
 
-	rq->uncertain = true;		/* the time since the last update is unknown */
+	/* the time since the last update is unknown */
+	sr_st_rq_doubt(s, cpu, true, rq->idle_unrecorded);
 	c->idle_mismatches += rq->curr_pid == 0 && pid > 0;
 	sr_st_cpu_advance(s, cpu, s->now);
 	c->mismatches++;
@@ -80,9 +81,7 @@ void sr_st_resync_curr(struct sr_state *s, int cpu, int pid)
 	rq->curr_pid = t ? pid : 0;
 	rq->curr_policy = t ? t->v.policy : SR_SCHED_NORMAL;
 	rq->idle_since = t ? 0 : s->now;
-	rq->uncertain = false;
-	if (t)
-		rq->idle_unrecorded = false;
+	sr_st_rq_doubt(s, cpu, false, t ? false : rq->idle_unrecorded);
 }
 
 int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
@@ -161,14 +160,13 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 	sr_st_rq_touched(s, ev->cpu);
 	rq->curr_pid = ev->next_pid > 0 ? ev->next_pid : 0;
 	rq->curr_policy = next ? next->v.policy : SR_SCHED_NORMAL;
-	rq->uncertain = false;
 	/*
 	 * A CPU whose switches out of idle keep going unrecorded (a task seen
 	 * switching out from what we took for idle, on one switch in 20): its
 	 * idle periods are not known to be idle.
 	 */
-	rq->idle_unrecorded = ev->next_pid == 0 && c->idle_mismatches >= 8 &&
-			      c->idle_mismatches * 20 >= c->switches;
+	sr_st_rq_doubt(s, ev->cpu, false, ev->next_pid == 0 && c->idle_mismatches >= 8 &&
+		       c->idle_mismatches * 20 >= c->switches);
 	if (ev->next_pid == 0)
 		sr_st_update_idle_core(s, ev->cpu);
 	return ret;

@@ -174,9 +174,8 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 		ctx.unknown |= SR_DEP_PELT_WARMUP;
 	if (s->cfg.topo->source == SR_TOPO_ASSUMED_FLAT)
 		ctx.unknown |= SR_DEP_TOPOLOGY;
-	for (int c = 0; c < s->cfg.nr_cpus; c++)
-		if (s->rq[c].uncertain || s->rq[c].idle_unrecorded)
-			ctx.unknown |= SR_DEP_LOST_EVENTS;
+	if (s->nr_doubtful)	/* some rq uncertain or idle_unrecorded */
+		ctx.unknown |= SR_DEP_LOST_EVENTS;
 	if (sr_st_flights(s))
 		ctx.in_flight = &s->flight_mask;
 	if (sr_st_met_lost_window(ev, ev->ts))
