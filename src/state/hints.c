@@ -174,20 +174,27 @@ static bool llc_balanced_since(const struct sr_state *s, const struct sr_domain 
 			       uint64_t since, bool overloaded)
 {
 	uint64_t idle_iv = sd->span_weight * SR_NSEC_PER_MSEC, busy_iv = idle_iv * 16;
-	bool has_idle = false;
+	bool busy_due;
 	int c;
 
 	if (s->now - since < idle_iv)	/* too soon for either balance (busy_iv > idle_iv) */
 		return false;
+	/* a busy CPU's balance comes busy_iv after @since at the earliest */
+	busy_due = s->now - since >= busy_iv;
+	if (!busy_due && !overloaded)
+		return false;
 	sr_for_each_cpu(c, &sd->span) {
 		uint64_t from = s->cpu[c].busy_since > since ? s->cpu[c].busy_since : since;
 
-		if (!cpu_busy(s, c))
-			has_idle = true;
-		else if (s->cpu[c].busy_since && s->now - from >= busy_iv && balances_for_core(s, c))
+		if (!cpu_busy(s, c)) {
+			if (overloaded)		/* an idle CPU's nohz balance, kicked */
+				return true;
+		} else if (busy_due && s->cpu[c].busy_since && s->now - from >= busy_iv &&
+			   balances_for_core(s, c)) {
 			return true;
+		}
 	}
-	return has_idle && overloaded && s->now - since >= idle_iv;
+	return false;
 }
 
 /*
