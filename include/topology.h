@@ -176,8 +176,23 @@ static inline int sr_llc_size(const struct sr_topo *t, int cpu)
 /* Lowest domain of @cpu with all of @flags set, or NULL (like lowest_flag_domain()). */
 const struct sr_domain *sr_lowest_flag_domain(const struct sr_topo *t, int cpu,
 					      unsigned int flags);
-/* Highest domain of @cpu with all of @flags set, or NULL (like highest_flag_domain()). */
-const struct sr_domain *sr_highest_flag_domain(const struct sr_topo *t, int cpu,
-					       unsigned int flags);
+/*
+ * Highest domain of @cpu with all of @flags set, or NULL (like
+ * highest_flag_domain()).  Inline: every select_idle_sibling() asks it.
+ */
+static inline const struct sr_domain *sr_highest_flag_domain(const struct sr_topo *t, int cpu,
+							     unsigned int flags)
+{
+	const struct sr_cpu_topo *c = &t->cpu[cpu];
+	const struct sr_domain *hit = NULL;
+
+	/* Like the kernel: stop at the first level lacking the flags. */
+	for (int i = 0; i < c->nr_levels; i++) {
+		if ((c->sd[i].flags & flags) != flags)
+			break;
+		hit = &c->sd[i];
+	}
+	return hit;
+}
 
 #endif /* SR_TOPOLOGY_H */

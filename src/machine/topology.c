@@ -282,21 +282,6 @@ const struct sr_domain *sr_lowest_flag_domain(const struct sr_topo *t, int cpu,
 	return NULL;
 }
 
-const struct sr_domain *sr_highest_flag_domain(const struct sr_topo *t, int cpu,
-					       unsigned int flags)
-{
-	const struct sr_cpu_topo *c = &t->cpu[cpu];
-	const struct sr_domain *hit = NULL;
-
-	/* Like the kernel: stop at the first level lacking the flags. */
-	for (int i = 0; i < c->nr_levels; i++) {
-		if ((c->sd[i].flags & flags) != flags)
-			break;
-		hit = &c->sd[i];
-	}
-	return hit;
-}
-
 enum sr_cpu_relation sr_topo_relation(const struct sr_topo *t, int a, int b)
 {
 	if (t->cpu[a].core_id == t->cpu[b].core_id && t->cpu[a].package_id == t->cpu[b].package_id)
