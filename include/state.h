@@ -666,7 +666,8 @@ struct sr_probe_stats {
 	uint64_t at_select;		/* placements replayed at the kernel's select_task_rq_fair() */
 	uint64_t without_select;	/* placements in a probe trace that had none (pinned,
 					 * another class, the on_cpu wakelist shortcut, lost) */
-	uint64_t runnable_without_select;	/* wakeups it shows ttwu_runnable() kept */
+	uint64_t runnable_without_select;	/* ... of a task free to move, kept where it
+						 * slept: no CPU selected (ttwu_runnable()) */
 	uint64_t sync[2][2];		/* [guess][flag]: the state's WF_SYNC guess vs the kernel's */
 	uint64_t load_err[SR_ERR_BUCKETS];	/* the wakee's se.avg.load_avg, PELT warm */
 	uint64_t util_err[SR_ERR_BUCKETS];

@@ -198,13 +198,13 @@ static int on_event(const struct sr_event *ev, void *data)
 /* Which analyses take each per-event callback: the pass then calls only those. */
 static int hook_lists(struct sr_run *r, struct sr_err *err)
 {
-	struct sr_analysis **all = calloc((size_t)(r->nr_an ? r->nr_an : 1) * SR_RUN_NR_HOOKS,
-					  sizeof(*all));
+	size_t n = r->nr_an > 0 ? (size_t)r->nr_an : 1;
+	struct sr_analysis **all = calloc(n * SR_RUN_NR_HOOKS, sizeof(*all));
 
 	if (!all)
 		return sr_err_set(err, -ENOMEM, "out of memory");
 	for (int k = 0; k < SR_RUN_NR_HOOKS; k++)
-		r->hooked[k] = all + (size_t)k * (size_t)(r->nr_an ? r->nr_an : 1);
+		r->hooked[k] = all + (size_t)k * n;
 	for (int i = 0; i < r->nr_an; i++) {
 		struct sr_analysis *a = &r->an[i];
 		const struct sr_analysis_ops *o = a->ops;

@@ -315,17 +315,16 @@ int sr_st_ttwu_descheduled(struct sr_state *s, struct sr_task *p, int cpu, bool 
  * (ttwu_runnable()) or still switching out (the p->on_cpu wakelist) and
  * selected no CPU — on 6.12+ mostly a delayed dequeue (a task that slept
  * with negative lag stays queued until picked), which the trace cannot
- * tell from a dequeue.  It is no placement.  Otherwise (pinned, another class, the on_cpu wakelist
- * shortcut, a lost record) replay it now.  @cpu: where it was woken, -1 a
- * migration.
+ * tell from a dequeue.  It is no placement.  Otherwise (pinned, another
+ * class, a lost record, or the task moved) replay it now.  @cpu: where it
+ * was woken, -1 a migration.
  */
 static int place_late(struct sr_state *s, struct sr_task *p, int cpu)
 {
 	if (!p->pending || !p->pend_deferred)
 		return 0;
 	if (cpu >= 0 && cpu == p->pend_prev && p->pend_cls == SR_W_PLACED &&
-	    reaches_fair_class(p) && p->v.nr_cpus_allowed != 1 &&
-	    !sr_st_met_lost_window(&p->pend_ev, p->pend_ts)) {
+	    reaches_fair_class(p) && !sr_st_met_lost_window(&p->pend_ev, p->pend_ts)) {
 		p->pend_deferred = false;
 		p->pend_cls = SR_W_RUNNABLE;
 		s->probes.runnable_without_select++;
