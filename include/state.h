@@ -139,7 +139,9 @@ struct sr_task_view {
 	 */
 	unsigned int wakee_flips_min, wakee_flips_max;
 	uint64_t wakee_flip_decay_ts;	/* in jiffies, like the kernel */
-	int last_wakee;			/* pid, 0 if none */
+	int last_wakee;			/* pid, 0 if unknown (held from before the trace) */
+	int last_wakee_not;		/* ... but surely not this pid (the parent it was forked
+					 * from: a task never wakes itself), 0 if none */
 	/* The same counter under Gorman's heavy-waker coupling (sr_record_wakee_heavy()). */
 	unsigned int wakee_flips_heavy;
 	int recent_used_cpu;		/* -1 if unknown */
@@ -416,6 +418,10 @@ struct sr_task {
 	struct sr_sync_evidence sync;	/* as a waker */
 	/* its wakeups where only [0] the "not wide" / [1] the wide answer was the kernel's */
 	uint16_t wide_wins[2];
+	/* src/state/flips.c: its family's share of wakee_flips from before the trace */
+	int flips_fam;			/* -1: none (known, or no lesson yet) */
+	unsigned char flips_shift;	/* decays since the family's count was B */
+	unsigned int flips_applied;	/* B >> flips_shift, as far as in v.wakee_flips */
 	struct sr_group *grp;		/* its task group (v.tg is &grp->tg), NULL: root */
 	bool grp_known;			/* set by an event or inherited, not assumed */
 	enum sr_task_state state;
@@ -748,6 +754,8 @@ struct sr_state {
 	struct sr_rq *rq_scratch;	/* nr_cpus: the policies' what-if runqueues */
 	struct sr_task *conc[SR_CONC_MAX];	/* placements held by flight.c */
 	int nr_conc;
+	unsigned int *fam_base;		/* per wakee_flips family: lower bound on its B */
+	size_t nr_fam, cap_fam;
 };
 
 int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg);

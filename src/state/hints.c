@@ -413,13 +413,13 @@ static void follow_scan(struct sr_state *s, const struct sr_ref *r, int cpu, boo
  * least the factor.  Raising the estimates the primary answer reads keeps
  * the next decisions of both tasks consistent with it.
  */
-static void learn_wide(struct sr_task *p, struct sr_task *waker, unsigned int factor)
+static void learn_wide(struct sr_state *s, struct sr_task *p, struct sr_task *waker, unsigned int factor)
 {
 	/* bounds that exclude it: the miss had another cause */
 	if (p->v.wakee_flips_max < factor || waker->v.wakee_flips_max < factor)
 		return;
-	sr_flips_at_least(&p->v, factor);
-	sr_flips_at_least(&waker->v, factor);
+	sr_st_flips_at_least(s, p, factor);
+	sr_st_flips_at_least(s, waker, factor);
 }
 
 /*
@@ -453,7 +453,7 @@ static void weigh_wide(struct sr_state *s, struct sr_task *p, struct sr_task *wa
 	if (c)
 		evidence_add(&c->wide, k);
 	if (k && (w[1] >= w[0] + 2 || (c && evidence_margin(&c->wide) >= WIDE_COMM_MARGIN)))
-		learn_wide(p, waker, r->wide_factor);
+		learn_wide(s, p, waker, r->wide_factor);
 }
 
 /*

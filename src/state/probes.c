@@ -111,6 +111,7 @@ static void probe_flips(struct sr_state *s, struct sr_task *t, const struct sr_e
 	if (s->cfg.probes_measure_only)
 		return;
 	v->wakee_flips = v->wakee_flips_min = v->wakee_flips_max = (unsigned int)ev->flips;
+	sr_st_flips_pinned(t);
 	if (ev->flip_ts != UINT64_MAX && ev->jiffies != UINT64_MAX)
 		v->wakee_flip_decay_ts = s->now / jiffy - (ev->jiffies - ev->flip_ts);
 }

@@ -50,6 +50,7 @@ void sr_st_task_reset(struct sr_task *t, int pid, uint64_t now)
 	t->v.wakee_flips_max = UINT_MAX;	/* its flips before the trace: unknown */
 	t->bound_cpu = -1;
 	t->delayed_cpu = -1;
+	t->flips_fam = -1;
 	t->last_out_cpu = -1;
 	t->pend_ttwu_cpu = -1;
 	t->pend_flight_cpu = -1;
@@ -119,6 +120,8 @@ static void on_fork(struct sr_state *s, const struct sr_event *ev)
 	child->v.wakee_flips_heavy = parent->v.wakee_flips_heavy;
 	child->v.wakee_flip_decay_ts = parent->v.wakee_flip_decay_ts;
 	child->v.last_wakee = parent->v.last_wakee;
+	child->v.last_wakee_not = parent->v.last_wakee ? 0 : parent->v.pid;
+	sr_st_flips_inherit(s, child, parent);
 }
 
 /*
@@ -337,6 +340,7 @@ void sr_state_fini(struct sr_state *s)
 	free(s->nr_idle_scan);
 	free(s->nr_idle_scan_ts);
 	free(s->llcs);
+	free(s->fam_base);
 	free(s->llc_idle_core);
 	free(s->llc_idle_core_valid);
 	free(s->rq);

@@ -28,9 +28,14 @@ void sr_st_track_wakee(struct sr_state *s, struct sr_task *waker, struct sr_task
 {
 	uint64_t jiffies = s->now / (SR_NSEC_PER_SEC / (uint64_t)s->cfg.hz);
 	int llc = sr_llc_size(s->cfg.topo, cpu);
+	uint64_t stamp = waker->v.wakee_flip_decay_ts;
 
+	sr_st_flips_sync(s, waker);
+	sr_st_flips_sync(s, p);
 	sr_record_wakee_heavy(&waker->v, &p->v, jiffies, (unsigned int)s->cfg.hz, llc);
 	sr_record_wakee(&waker->v, &p->v, jiffies, (unsigned int)s->cfg.hz, llc);
+	if (waker->v.wakee_flip_decay_ts != stamp)
+		sr_st_flips_halved(waker);
 }
 
 /*
@@ -162,6 +167,8 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 	refresh(s, kind, ev->cpu, prev);
 	if (kind == SR_WAKE_TTWU)
 		sr_st_probe_cpu_loads(s, p, ev->cpu);
+	sr_st_flips_sync(s, p);
+	sr_st_flips_sync(s, waker);
 	if (waker) {
 		sr_st_task_pelt(s, waker, s->now);
 		ctx.curr = &waker->v;

@@ -298,7 +298,9 @@ static void test_idle_waker(void **state)
 	assert_true(f->has_curr);
 	assert_int_equal(f->curr.pid, 0);
 	assert_false(f->ctx.in_task);
-	assert_int_equal(f->s.cpu[1].idle.v.wakee_flips, 1);
+	/* its last_wakee from before the trace: taken to be this one, no flip yet */
+	assert_int_equal(f->s.cpu[1].idle.v.last_wakee, 101);
+	assert_int_equal(f->s.cpu[1].idle.v.wakee_flips, 0);
 	fx_free(f);
 }
 
@@ -314,14 +316,16 @@ static void test_flips_bounds(void **state)
 	const unsigned int hz = 250;
 
 	assert_int_equal(sr_record_wakee(&w, &a, 10, hz, 4), 0);
-	assert_int_equal(w.wakee_flips, 1);
-	assert_int_equal(w.wakee_flips_min, 0);		/* last_wakee unknown: maybe a */
-	assert_true(w.wakee_flips_max == UINT_MAX);
+	assert_int_equal(w.wakee_flips, 0);		/* last_wakee unknown: taken to be a */
+	assert_int_equal(w.last_wakee, 2);
+	assert_int_equal(w.wakee_flips_min, 0);
+	assert_true(w.wakee_flips_max == UINT_MAX);	/* ... or another: a flip */
 	assert_int_equal(sr_record_wakee(&w, &b, 20, hz, 4), 0);
 	assert_int_equal(w.wakee_flips_min, 1);
+	assert_int_equal(w.wakee_flips, 1);
 	/* 10 + 250 + 2: a halving on both sides of the uncertain tick */
 	assert_int_equal(sr_record_wakee(&w, &a, 262, hz, 4), 0);
-	assert_int_equal(w.wakee_flips, 2);		/* 2 >> 1, + 1 */
+	assert_int_equal(w.wakee_flips, 1);		/* 1 >> 1, + 1 */
 	assert_true(w.wakee_flips_max == UINT_MAX / 2 + 1);
 	/* one tick past the stamp's second: the kernel may not have halved */
 	w = (struct sr_task_view){ .pid = 1, .wakee_flips = 8, .wakee_flips_min = 8,
@@ -330,6 +334,69 @@ static void test_flips_bounds(void **state)
 	assert_int_equal(w.wakee_flips, 4);
 	assert_int_equal(w.wakee_flips_min, 4);
 	assert_int_equal(w.wakee_flips_max, 8);
+}
+
+/*
+ * Children forked from a task older than the trace share its unknown
+ * wakee_flips (dup_task_struct()): the name's lesson that wake_wide() was
+ * true raises that shared count, so a sibling woken for the first time reads
+ * it too — hackbench's receivers, forked together, woken in a burst by their
+ * parent.  A task a probe pinned is in no family.
+ */
+static void test_wide_lesson_reaches_siblings(void **state)
+{
+	struct fx *f = fx_new();
+
+	sw(f, 1000, 0, 0, "", 100, "parent");
+	for (int i = 0; i < 6; i++) {
+		int pid = 201 + i;
+		uint64_t t = 2000 + 1000 * (uint64_t)i;
+
+		ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = t, .cpu = 0, .pid = 100,
+					 .child_pid = pid, .common_pid = -1 });
+		ev(f, (struct sr_event){ .type = SR_EV_WAKEUP_NEW, .ts = t + 10, .cpu = 0,
+					 .pid = pid, .prio = 120, .target_cpu = 2,
+					 .common_pid = -1 });
+		sw(f, t + 20, 2, 0, "", pid, "recv");
+		sw(f, t + 30, 2, pid, "recv", 0, "");
+	}
+	assert_true(sr_state_task(&f->s, 201)->flips_fam >= 0);
+	assert_int_equal(sr_state_task(&f->s, 201)->flips_fam,
+			 sr_state_task(&f->s, 100)->flips_fam);
+	/* four wakees of the name: only the wide answer (prev, CPU 2) was the kernel's */
+	for (int i = 0; i < 4; i++) {
+		int pid = 201 + i;
+		uint64_t t = 10000 + 1000 * (uint64_t)i;
+
+		f->next_ref = wide_ref(0, 2, false);
+		waking(f, t, 0, pid, "recv", 2, 100, false);
+		wakeup(f, t + 100, 0, pid, 2);
+	}
+	assert_true(sr_state_task(&f->s, 204)->v.wakee_flips >= 4);
+	/* its own three flips (the first wakee taken as its last_wakee) and the family's four */
+	assert_int_equal(sr_state_task(&f->s, 100)->v.wakee_flips, 3 + 4);
+	/* a sibling no lesson was about: the view the models read has the family's count */
+	waking(f, 20000, 0, 205, "recv", 2, 100, false);
+	assert_true(f->p.wakee_flips >= 4);
+	fx_free(f);
+}
+
+/* A task whose count a probe read leaves its family; its children form none. */
+static void test_flips_pinned_no_family(void **state)
+{
+	struct fx *f = fx_new();
+	struct sr_task *t;
+
+	sw(f, 1000, 0, 0, "", 100, "parent");
+	t = sr_state_task(&f->s, 100);
+	t->v.wakee_flips = t->v.wakee_flips_min = t->v.wakee_flips_max = 3;
+	sr_st_flips_pinned(t);
+	ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = 2000, .cpu = 0, .pid = 100,
+				 .child_pid = 300, .common_pid = -1 });
+	assert_int_equal(sr_state_task(&f->s, 300)->flips_fam, -1);
+	sr_st_flips_at_least(&f->s, sr_state_task(&f->s, 300), 8);	/* bound 3: refused */
+	assert_int_equal(sr_state_task(&f->s, 300)->v.wakee_flips, 3);
+	fx_free(f);
 }
 
 /* A child inherits its parent's flips; wake_up_new_task() sets recent_used_cpu. */
@@ -476,6 +543,8 @@ int main(void)
 		cmocka_unit_test(test_wide_evidence_fades),
 		cmocka_unit_test(test_wide_evidence_by_name),
 		cmocka_unit_test(test_fork_inherits),
+		cmocka_unit_test(test_wide_lesson_reaches_siblings),
+		cmocka_unit_test(test_flips_pinned_no_family),
 		cmocka_unit_test(test_nr_idle_scan_start),
 		cmocka_unit_test(test_nr_idle_scan_learnt),
 		cmocka_unit_test(test_nr_idle_scan),

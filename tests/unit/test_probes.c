@@ -93,7 +93,7 @@ static void test_replay_at_select(void **state)
 	assert_true(f->curr.h_load_known);
 	assert_int_equal(f->curr.h_load, 900);
 	/* record_wakee() ran for the srqf, not at the sched_waking */
-	assert_int_equal(sr_state_task(&f->s, 100)->v.wakee_flips, 1);
+	assert_int_equal(sr_state_task(&f->s, 100)->v.last_wakee, 101);
 	/* what the probes said held for that call only */
 	p = sr_state_task(&f->s, 101);
 	assert_false(p->v.h_load_known);

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The part of wakee_flips the trace cannot show: what a task held when the
+ * trace began.  dup_task_struct() copies wakee_flips and
+ * wakee_flip_decay_ts to a child, so every task forked in the trace from
+ * one that existed before it carries the same unknown count B, halved
+ * once per record_wakee() decay since (kernel/sched/fair.c record_wakee(),
+ * 3.12 - 6.18).  A family is the set of tasks sharing one B: what the
+ * kernel's choices teach about one member (wake_wide() must have been
+ * true) is a lower bound on B for all of them — hackbench's receivers,
+ * forked together, then woken in a burst by their parent.
+ *
+ * Each task keeps @flips_applied, the part of v.wakee_flips that is B's
+ * (halved @flips_shift times); the rest is what the trace showed.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include "state-priv.h"
+
+static int fam_new(struct sr_state *s)
+{
+	if (s->nr_fam == s->cap_fam) {
+		size_t cap = s->cap_fam ? 2 * s->cap_fam : 64;
+		unsigned int *b = realloc(s->fam_base, cap * sizeof(*b));
+
+		if (!b)
+			return -1;
+		s->fam_base = b;
+		s->cap_fam = cap;
+	}
+	s->fam_base[s->nr_fam] = 0;
+	return (int)s->nr_fam++;
+}
+
+/* The task's count is not pinned by the trace (a probe pins it). */
+static bool flips_unknown(const struct sr_task *t)
+{
+	return t->v.wakee_flips_min != t->v.wakee_flips_max;
+}
+
+/* Bring @t's share of its family's lower bound into its estimate. */
+void sr_st_flips_sync(struct sr_state *s, struct sr_task *t)
+{
+	unsigned int want, add;
+
+	if (!t || t->flips_fam < 0 || t->flips_shift >= 32)
+		return;
+	want = s->fam_base[t->flips_fam] >> t->flips_shift;
+	if (want <= t->flips_applied)
+		return;
+	add = want - t->flips_applied;
+	if (t->v.wakee_flips_max - t->v.wakee_flips < add)
+		add = t->v.wakee_flips_max - t->v.wakee_flips;
+	t->v.wakee_flips += add;
+	t->flips_applied = want;
+}
+
+/* record_wakee() halved @t's count: B's share halves with it. */
+void sr_st_flips_halved(struct sr_task *t)
+{
+	t->flips_applied >>= 1;
+	if (t->flips_shift < 32)
+		t->flips_shift++;
+}
+
+/* fork: the child carries its parent's B (a family begins at the first fork). */
+void sr_st_flips_inherit(struct sr_state *s, struct sr_task *child, struct sr_task *parent)
+{
+	if (parent->flips_fam < 0 && flips_unknown(parent))
+		parent->flips_fam = fam_new(s);
+	child->flips_fam = parent->flips_fam;
+	child->flips_shift = parent->flips_shift;
+	child->flips_applied = parent->flips_applied;
+}
+
+/* A probe read the count: it no longer rests on B. */
+void sr_st_flips_pinned(struct sr_task *t)
+{
+	t->flips_fam = -1;
+	t->flips_applied = 0;
+}
+
+/*
+ * The kernel's choice says @t's count was at least @n.  Raise B for its
+ * family so that @t reaches @n (the other members move by their share), or
+ * only @t's estimate when it has no family; never past the trace's bound.
+ */
+void sr_st_flips_at_least(struct sr_state *s, struct sr_task *t, unsigned int n)
+{
+	uint64_t need;
+	unsigned int own;
+
+	if (t->v.wakee_flips >= n || t->v.wakee_flips_max < n)
+		return;
+	if (t->flips_fam < 0 && flips_unknown(t))
+		t->flips_fam = fam_new(s);
+	/*
+	 * B is what makes the members reach the factor on their own; a lesson
+	 * that needs more of it than that says more about the learner's count
+	 * (a decay or last_wakee it got wrong) than about the family's: it
+	 * stays the learner's (make fidelity: raising B for those lost 248
+	 * placements on one trace).
+	 */
+	own = t->flips_applied + (n - t->v.wakee_flips);
+	need = t->flips_shift < 32 ? (uint64_t)own << t->flips_shift : UINT64_MAX;
+	if (t->flips_fam >= 0 && need <= n) {
+		if (need > s->fam_base[t->flips_fam])
+			s->fam_base[t->flips_fam] = (unsigned int)need;
+		sr_st_flips_sync(s, t);
+	}
+	sr_flips_at_least(&t->v, n);
+}
