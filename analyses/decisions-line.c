@@ -150,7 +150,7 @@ static int gen_policy(yajl_gen g, const struct sr_policy *pol, const struct sr_b
 	ret |= KBOOL(g, "determined", b->determined);
 	ret |= KSTR(g, "decided_by", sr_decider_name(b->decided_by));
 	ret |= KEY(g, "depends_on") | yajl_gen_array_open(g);
-	for (int bit = 0; bit < 16; bit++)
+	for (int bit = 0; bit < SR_NR_DEPS; bit++)
 		if (b->depends & (1u << bit))
 			ret |= str(g, sr_dep_name(1u << bit));
 	return ret | yajl_gen_array_close(g) | yajl_gen_map_close(g);

@@ -37,6 +37,7 @@ static const char *const hints[SR_DIFF_NR_DEPS] = {
 	[13] = "wakee_flips: a trace that starts before the tasks (or their parents) woke others",
 	[14] = "exec time: knob-free; record --probes shows sched_exec()'s own select_task_rq_fair()",
 	[15] = "concurrent wakeup: knob-free; the instant of another CPU's enqueue is not traced",
+	[16] = "kernel patches: its boot parameters name scheduler code outside mainline",
 };
 
 uint64_t sr_diff_total(const uint64_t *by_det)

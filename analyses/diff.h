@@ -10,7 +10,7 @@
 #include "analysis.h"
 
 #define SR_DIFF_NR_BY	SR_BY_NR_DECIDERS
-#define SR_DIFF_NR_DEPS	16
+#define SR_DIFF_NR_DEPS	SR_NR_DEPS
 
 /* Which of the two answers need no input the trace cannot show. */
 enum sr_diff_det { SR_DET_BOTH, SR_DET_A_ONLY, SR_DET_B_ONLY, SR_DET_NEITHER, SR_DET_NR };

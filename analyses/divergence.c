@@ -30,7 +30,7 @@ struct pol_stats {
 	uint64_t not_fair;			/* another class's wakee: not a fair placement */
 	struct tally by[SR_BY_NR_DECIDERS];
 	uint64_t miss_rel[SR_REL_NR];
-	uint64_t dep[16];			/* undetermined decisions by input */
+	uint64_t dep[SR_NR_DEPS];		/* undetermined decisions by input */
 	struct apart fork, exec;		/* wake_up_new_task(), sched_exec() placements */
 };
 
@@ -79,7 +79,7 @@ static void count_one(struct pol_stats *ps, const struct sr_brief *b, const stru
 		ps->undetermined++;
 		if (b->cpu == w->cpu || b->alt_cpu == w->cpu)
 			ps->undet_match_either++;
-		for (int i = 0; i < 16; i++)
+		for (int i = 0; i < SR_NR_DEPS; i++)
 			if (b->depends & (1u << i))
 				ps->dep[i]++;
 		return;
@@ -161,7 +161,7 @@ static json_t *policy_json(const struct sr_policy *pol, const struct pol_stats *
 			json_object_set_new(by, sr_decider_name(i), tally_json(&ps->by[i]));
 	for (int i = 0; i < SR_REL_NR; i++)
 		json_object_set_new(rel, sr_relation_name(i), json_integer((json_int_t)ps->miss_rel[i]));
-	for (int i = 0; i < 16; i++)
+	for (int i = 0; i < SR_NR_DEPS; i++)
 		if (ps->dep[i])
 			json_object_set_new(dep, sr_dep_name(1u << i),
 					    json_integer((json_int_t)ps->dep[i]));
@@ -231,7 +231,7 @@ static void div_print(struct sr_analysis *a, FILE *f)
 		print_ratio(f, &ps->fork.any);
 		print_ratio(f, &ps->exec.any);
 		fputc('\n', f);
-		for (int b = 0; b < 16; b++)
+		for (int b = 0; b < SR_NR_DEPS; b++)
 			if (ps->dep[b] && (top < 0 || ps->dep[b] > ps->dep[top]))
 				top = b;
 		if (top >= 0)

@@ -81,7 +81,7 @@ static void print_depends(FILE *f, const struct sr_decision *d)
 {
 	if (d->depends) {
 		fprintf(f, "    depends on inputs the trace cannot show:");
-		for (int bit = 0; bit < 16; bit++)
+		for (int bit = 0; bit < SR_NR_DEPS; bit++)
 			if (d->depends & (1u << bit))
 				fprintf(f, " %s", sr_dep_name(1u << bit));
 		fputc('\n', f);

@@ -52,6 +52,12 @@ struct sr_machine {
 	struct sr_sched_feature features[SR_MACHINE_MAX_FEATURES];
 	int64_t migration_cost_ns;	/* -1: unknown */
 	int autogroup;			/* -1 unknown, 0 or 1 */
+	/*
+	 * Boot parameters (proc/cmdline) named sched_* that no mainline kernel
+	 * has, space separated ("sched_vcpu_pack=15"): the kernel runs scheduler
+	 * code outside mainline.  "" none, or no command line in the snapshot.
+	 */
+	char kernel_patch_params[160];
 	/* Paths relative to the snapshot root each item was read from; "" none. */
 	char sources[SR_MI_NR][128];
 	int nr_missing;			/* what the snapshot lacked, and what was assumed */

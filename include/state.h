@@ -205,7 +205,11 @@ enum sr_dep {
 						 * meanwhile: replayed at sched_process_exec */
 	SR_DEP_CONCURRENT	= 1 << 15,	/* another wakeup was being enqueued on a CPU it
 						 * read: idle_cpu() may have seen it queued */
+	SR_DEP_KERNEL_PATCHES	= 1 << 16,	/* the kernel's boot command line sets scheduler
+						 * parameters no mainline kernel has: its
+						 * placement code is not the one modelled */
 };
+#define SR_NR_DEPS	17
 
 /* Everything a model may read about one wakeup. */
 struct sr_wake_ctx {
@@ -325,7 +329,7 @@ struct sr_brief {
 	bool determined;
 	bool cpu_idle;		/* its CPU was idle at the sched_waking */
 	bool sync_assumed;	/* cpu assumes WF_SYNC (alt_cpu the opposite) */
-	uint16_t depends;	/* enum sr_dep */
+	uint32_t depends;	/* enum sr_dep */
 };
 
 /* The task's last completed wakeup, kept until it runs (latency, diff). */
@@ -617,6 +621,7 @@ struct sr_state_cfg {
 	int nr_cgroup_members;
 	bool has_select_probe;
 	bool delayed_dequeue;		/* the kernel has DELAY_DEQUEUE on (6.12+) */
+	bool kernel_patched;		/* machine.kernel_patch_params: SR_DEP_KERNEL_PATCHES */
 	bool migrate_pelt_lag;		/* migrate_se_pelt_lag() decays a sleeper moved off
 					 * an idle CPU to now (6.0+) */
 	bool ttwu_on_cpu;		/* a wakee still descheduling goes to its CPU's

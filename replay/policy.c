@@ -295,6 +295,7 @@ const char *sr_dep_name(enum sr_dep dep)
 	case SR_DEP_WAKEE_FLIPS: return "wakee_flips";
 	case SR_DEP_DECISION_TIME: return "decision_time";
 	case SR_DEP_CONCURRENT: return "concurrent_wakeup";
+	case SR_DEP_KERNEL_PATCHES: return "kernel_patches";
 	}
 	return "invalid";
 }
@@ -303,7 +304,7 @@ json_t *sr_deps_json(unsigned int deps)
 {
 	json_t *a = json_array();
 
-	for (int bit = 0; a && bit < 16; bit++)
+	for (int bit = 0; a && bit < SR_NR_DEPS; bit++)
 		if (deps & (1u << bit))
 			json_array_append_new(a, json_string(sr_dep_name(1u << bit)));
 	return a;

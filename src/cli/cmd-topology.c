@@ -123,6 +123,9 @@ static void print_machine(FILE *f, const struct sr_topo *t, const struct sr_mach
 		fprintf(f, "migration_cost_ns: %lld\n", (long long)m->migration_cost_ns);
 	fprintf(f, "autogroup: %s\n", m->autogroup < 0 ? "unknown" :
 		m->autogroup ? "enabled" : "disabled");
+	if (m->kernel_patch_params[0])
+		fprintf(f, "scheduler boot parameters outside mainline: %s (kernel patched: "
+			"placements not modelled)\n", m->kernel_patch_params);
 	fprintf(f, "CPUs %d, cores %d, packages %d, LLCs %d, nodes %d\n\n", t->nr_cpus,
 		count_distinct(t, offsetof(struct sr_cpu_topo, core_id)),
 		count_distinct(t, offsetof(struct sr_cpu_topo, package_id)),

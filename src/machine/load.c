@@ -325,6 +325,46 @@ static int snap_features(struct snap *s)
 	return ret;
 }
 
+/* The sched_* boot parameters of mainline kernels (Documentation/admin-guide/kernel-parameters.txt). */
+static bool mainline_sched_param(const char *name, size_t len)
+{
+	static const char *const known[] = { "sched_debug", "sched_verbose",
+					     "sched_thermal_decay_shift", "sched_proxy_exec" };
+
+	for (size_t i = 0; i < SR_ARRAY_SIZE(known); i++)
+		if (strlen(known[i]) == len && !strncmp(known[i], name, len))
+			return true;
+	return false;
+}
+
+/*
+ * proc/cmdline: a sched_* parameter no mainline kernel has says the kernel
+ * carries scheduler patches (a vendor's "sched_vcpu_pack=15"), whose
+ * placements no model reproduces.  Arguments after "--" are init's.
+ */
+static int snap_cmdline(struct snap *s)
+{
+	struct sr_machine *m = s->m;
+	char *text, *save = NULL, *w;
+	int ret = sr_root_read(&s->root, "proc/cmdline", &text);
+
+	if (ret)
+		return sr_ld_absent(ret) ? 0 : ret;
+	for (w = strtok_r(text, " \t\n", &save); w && strcmp(w, "--");
+	     w = strtok_r(NULL, " \t\n", &save)) {
+		size_t len = strcspn(w, "="), used = strlen(m->kernel_patch_params);
+
+		if (strncmp(w, "sched_", 6) || mainline_sched_param(w, len))
+			continue;
+		if (used + strlen(w) + 2 > sizeof(m->kernel_patch_params))
+			break;
+		snprintf(m->kernel_patch_params + used, sizeof(m->kernel_patch_params) - used,
+			 "%s%.*s", used ? " " : "", 80, w);
+	}
+	free(text);
+	return 0;
+}
+
 /* One integer knob from the first file of @rels the snapshot has; -1 when none. */
 static int snap_knob(struct snap *s, const char *what, const char *const *rels, size_t n,
 		     long long max, long long *v, enum sr_machine_item item)
@@ -362,7 +402,7 @@ static int snap_knobs(struct snap *s)
 	s->m->migration_cost_ns = v;
 	ret = snap_knob(s, "autogroup", autogroup, 1, 1, &v, SR_MI_AUTOGROUP);
 	s->m->autogroup = (int)v;
-	return ret;
+	return ret ? ret : snap_cmdline(s);
 }
 
 /* ------------------------------------------------------------ loading */

@@ -117,7 +117,7 @@ static int hook_placement(void *data, const struct sr_wake_ctx *ctx, struct sr_b
 			.decided_by = (uint8_t)d->decided_by, .determined = d->determined,
 			.cpu_idle = !ctx->rq[d->cpu].curr_pid && !ctx->rq[d->cpu].nr_running,
 			.sync_assumed = d->sync_assumed,
-			.depends = (uint16_t)d->depends,
+			.depends = (uint32_t)d->depends,
 		};
 	}
 	if (!seen(r, ctx->ts, ctx->p->pid, -1))
@@ -307,6 +307,11 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		sr_run_warn(r, "--assume-root-cgroup: every task taken to be in the root task group "
 			    "(no cgroup cpu controller, autogroup off); decisions no longer depend on "
 			    "cgroup shares");
+	if (r->machine.kernel_patch_params[0])
+		sr_run_warn(r, "the recorded kernel's command line sets %s, which no mainline kernel "
+			    "has: its scheduler carries patches the models do not reproduce, so no "
+			    "decision is determined (depends_on: kernel_patches)",
+			    r->machine.kernel_patch_params);
 	warn_trace(r);
 	for (int c = 0; c < info->nr_cpus; c++)
 		r->nr_silent += info->cpu[c].first_pid < 0;
@@ -335,6 +340,7 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		.delayed_dequeue = r->ref.knobs.kver >= SR_KV(6, 12) &&
 				   sr_machine_feature(&r->machine, "DELAY_DEQUEUE") != 0,
 		.migrate_pelt_lag = r->ref.knobs.kver >= SR_KV(6, 0),
+		.kernel_patched = r->machine.kernel_patch_params[0] != '\0',
 		.ttwu_on_cpu = r->ref.knobs.kver >= SR_KV(5, 8),
 		.wf_sync = SR_WF_SYNC, .wf_fork = SR_WF_FORK, .wf_ttwu = SR_WF_TTWU,
 		.wf_exec = SR_WF_EXEC,

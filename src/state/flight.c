@@ -95,7 +95,7 @@ void sr_st_conc_hold(struct sr_state *s, struct sr_task *p, struct sr_brief *dec
 	for (int i = 0; i < s->cfg.nr_policies; i++) {
 		if (!(dec[i].depends & SR_DEP_CONCURRENT))
 			continue;
-		dec[i].depends &= (uint16_t)~SR_DEP_CONCURRENT;
+		dec[i].depends &= ~(uint32_t)SR_DEP_CONCURRENT;
 		dec[i].determined = dec[i].depends == 0;
 		if (i < 32)
 			pols |= 1u << i;

@@ -203,6 +203,11 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 			(*decp)[i].depends |= SR_DEP_DELAYED_DEQUEUE;
 			(*decp)[i].determined = false;
 		}
+	/* a kernel with scheduler patches: no answer of mainline's code is certain */
+	for (int i = 0; s->cfg.kernel_patched && i < s->cfg.nr_policies; i++) {
+		(*decp)[i].depends |= SR_DEP_KERNEL_PATCHES;
+		(*decp)[i].determined = false;
+	}
 	p->pend_ref = ref;
 	for (int i = 0; ref.valid && i < 2; i++)
 		if (sr_st_cpu_ok(s, ref.h_load_cpu[i]))

@@ -297,6 +297,29 @@ static void test_local_2cpu(void **state)
 	unload(l);
 }
 
+/*
+ * proc/cmdline: sched_* boot parameters no mainline kernel has name a
+ * patched scheduler; mainline ones, other parameters and init's arguments
+ * after "--" do not.  A snapshot without a command line names none.
+ */
+static void test_kernel_patch_params(void **state)
+{
+	char dir[64];
+	struct loaded *l;
+
+	scratch(dir, sizeof(dir), M("2s2t-debugfs"));
+	put(dir, "proc/cmdline", "quiet sched_verbose sched_vcpu_pack=15 isolcpus=1 "
+	    "sched_other -- sched_init_arg=1\n");
+	l = load(dir, SR_ERA_AUTO, 0);
+	assert_string_equal(l->m.kernel_patch_params, "sched_vcpu_pack=15 sched_other");
+	unload(l);
+	put(dir, "proc/cmdline", "quiet sched_verbose sched_thermal_decay_shift=2\n");
+	l = load(dir, SR_ERA_AUTO, 0);
+	assert_string_equal(l->m.kernel_patch_params, "");
+	unload(l);
+	drop(dir);
+}
+
 static void test_broken(void **state)
 {
 	struct loaded *l = load(M("broken-garbage"), SR_ERA_AUTO, -EINVAL);
@@ -490,6 +513,7 @@ static void round_trip(const char *arg)
 	assert_memory_equal(&a->m.features, &b->m.features, sizeof(a->m.features));
 	assert_int_equal(a->m.nr_missing, b->m.nr_missing);
 	assert_int_equal(a->m.migration_cost_ns, b->m.migration_cost_ns);
+	assert_string_equal(a->m.kernel_patch_params, b->m.kernel_patch_params);
 	s1 = dump_body(a);
 	s2 = dump_body(b);
 	assert_string_equal(s1, s2);
@@ -598,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_numa4_isolated),
 		cmocka_unit_test(test_missing_files),
 		cmocka_unit_test(test_local_2cpu),
+		cmocka_unit_test(test_kernel_patch_params),
 		cmocka_unit_test(test_broken),
 		cmocka_unit_test(test_too_many_cpus),
 		cmocka_unit_test(test_damaged_debugfs),
