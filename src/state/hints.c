@@ -63,7 +63,8 @@ void sr_st_set_comm(struct sr_state *s, struct sr_task *t, const char *comm)
 {
 	int cpu;
 
-	if (!comm[0] || !strncmp(t->comm, comm, SR_COMM_LEN))
+	/* event comms are zero-padded (the reader clears each event): a fixed-size compare */
+	if (!comm[0] || !memcmp(t->comm, comm, SR_COMM_LEN))
 		return;
 	memcpy(t->comm, comm, SR_COMM_LEN);
 	t->comm[SR_COMM_LEN - 1] = '\0';
