@@ -212,7 +212,7 @@ out:
 		ret = wide_what_if(pol, ctx, d);
 	if (!ret)
 		ret = flight_what_if(pol, ctx, d);
-	d->depends |= ctx->unknown & (SR_DEP_LOST_EVENTS | SR_DEP_DECISION_TIME);
+	d->depends |= ctx->unknown & (SR_DEP_LOST_EVENTS | SR_DEP_DECISION_TIME | SR_DEP_KERNEL_PATCHES);
 	d->determined = d->depends == 0;
 	return ret;
 }

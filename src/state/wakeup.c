@@ -189,6 +189,8 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 		ctx.unknown |= SR_DEP_LOST_EVENTS;
 	if (s->cfg.delayed_dequeue)
 		ctx.unknown |= SR_DEP_DELAYED_DEQUEUE;
+	if (s->cfg.kernel_patched)
+		ctx.unknown |= SR_DEP_KERNEL_PATCHES;
 	p->pend_guess = ctx.sync_guess;
 	probe_sync(s, p, waker, &ctx);
 	ret = s->cfg.hooks.placement(s->cfg.hooks.data, &ctx, *decp, &ref);
@@ -203,7 +205,8 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 			(*decp)[i].depends |= SR_DEP_DELAYED_DEQUEUE;
 			(*decp)[i].determined = false;
 		}
-	/* a kernel with scheduler patches: no answer of mainline's code is certain */
+	/* a kernel with scheduler patches: no answer of mainline's code is certain (the
+	 * models' own trails say so too; this covers the classes they do not model) */
 	for (int i = 0; s->cfg.kernel_patched && i < s->cfg.nr_policies; i++) {
 		(*decp)[i].depends |= SR_DEP_KERNEL_PATCHES;
 		(*decp)[i].determined = false;

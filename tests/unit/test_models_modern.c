@@ -812,6 +812,26 @@ static const struct sr_step *find_step(const struct fx *f, const char *fn, const
 	return NULL;
 }
 
+/* A kernel with scheduler patches (machine.kernel_patch_params): the same answer, not determined. */
+static void test_flow_kernel_patches(void **state)
+{
+	struct fx *f = fx_new("cores-per-llc=8", SR_ERA_511, 0, 4);
+
+	set_load(f, 0, 512);
+	set_load(f, 4, 2048);
+	f->p.load_avg = 513;
+	f->ctx.sync = SR_NO;
+	assert_int_equal(flow(f), 0);
+	assert_true(f->d.determined);
+	f->ctx.unknown = SR_DEP_KERNEL_PATCHES;
+	assert_int_equal(flow(f), 0);
+	assert_int_equal(f->d.cpu, 0);
+	assert_false(f->d.determined);
+	assert_true(f->d.depends & SR_DEP_KERNEL_PATCHES);
+	assert_string_equal(sr_dep_name(SR_DEP_KERNEL_PATCHES), "kernel_patches");
+	fx_free(f);
+}
+
 /* W10 through the whole path: wake_affine says this, a busy LLC keeps the target. */
 static void test_flow_affine(void **state)
 {
@@ -1347,6 +1367,7 @@ int main(void)
 		cmocka_unit_test(test_w14_record_wakee),
 		cmocka_unit_test(test_w14_record_wakee_heavy),
 		cmocka_unit_test(test_flow_affine),
+		cmocka_unit_test(test_flow_kernel_patches),
 		cmocka_unit_test(test_flow_load_estimate),
 		cmocka_unit_test(test_flow_prev_unrefreshed),
 		cmocka_unit_test(test_flow_sync_unknown),
