@@ -353,13 +353,14 @@ static int snap_cmdline(struct snap *s)
 	for (w = strtok_r(text, " \t\n", &save); w && strcmp(w, "--");
 	     w = strtok_r(NULL, " \t\n", &save)) {
 		size_t len = strcspn(w, "="), used = strlen(m->kernel_patch_params);
+		int keep = strlen(w) < 48 ? (int)strlen(w) : 48;	/* a long one, cut */
 
 		if (strncmp(w, "sched_", 6) || mainline_sched_param(w, len))
 			continue;
-		if (used + strlen(w) + 2 > sizeof(m->kernel_patch_params))
+		if (used + (size_t)keep + 2 > sizeof(m->kernel_patch_params))
 			break;
 		snprintf(m->kernel_patch_params + used, sizeof(m->kernel_patch_params) - used,
-			 "%s%.*s", used ? " " : "", 80, w);
+			 "%s%.*s", used ? " " : "", keep, w);
 	}
 	free(text);
 	return 0;

@@ -313,6 +313,13 @@ static void test_kernel_patch_params(void **state)
 	l = load(dir, SR_ERA_AUTO, 0);
 	assert_string_equal(l->m.kernel_patch_params, "sched_vcpu_pack=15 sched_other");
 	unload(l);
+	/* a long one is cut, and those after it still listed */
+	put(dir, "proc/cmdline", "sched_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	    "aaaaaaaaaaaaaaaaaaaaaaaa=1 sched_b=2\n");
+	l = load(dir, SR_ERA_AUTO, 0);
+	assert_string_equal(l->m.kernel_patch_params,
+			    "sched_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa sched_b=2");
+	unload(l);
 	put(dir, "proc/cmdline", "quiet sched_verbose sched_thermal_decay_shift=2\n");
 	l = load(dir, SR_ERA_AUTO, 0);
 	assert_string_equal(l->m.kernel_patch_params, "");
