@@ -211,6 +211,14 @@ enum sr_dep {
 };
 #define SR_NR_DEPS	17
 
+/* Tasks sharing one count of wakee_flips from before the trace (src/state/flips.c). */
+struct sr_flips_fam {
+	unsigned int base;		/* lower bound on that count, B */
+	unsigned int far_need;		/* least B the lessons past the factor needed */
+	unsigned int far_count;		/* ... how many such lessons (members in turn) */
+	int far_pid;			/* the member of the last one */
+};
+
 /* Everything a model may read about one wakeup. */
 struct sr_wake_ctx {
 	uint64_t now;			/* ns */
@@ -759,7 +767,7 @@ struct sr_state {
 	struct sr_rq *rq_scratch;	/* nr_cpus: the policies' what-if runqueues */
 	struct sr_task *conc[SR_CONC_MAX];	/* placements held by flight.c */
 	int nr_conc;
-	unsigned int *fam_base;		/* per wakee_flips family: lower bound on its B */
+	struct sr_flips_fam *fam;	/* per wakee_flips family (src/state/flips.c) */
 	size_t nr_fam, cap_fam;
 };
 

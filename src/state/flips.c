@@ -22,14 +22,14 @@ static int fam_new(struct sr_state *s)
 {
 	if (s->nr_fam == s->cap_fam) {
 		size_t cap = s->cap_fam ? 2 * s->cap_fam : 64;
-		unsigned int *b = realloc(s->fam_base, cap * sizeof(*b));
+		struct sr_flips_fam *f = realloc(s->fam, cap * sizeof(*f));
 
-		if (!b)
+		if (!f)
 			return -1;
-		s->fam_base = b;
+		s->fam = f;
 		s->cap_fam = cap;
 	}
-	s->fam_base[s->nr_fam] = 0;
+	s->fam[s->nr_fam] = (struct sr_flips_fam){ .far_need = UINT_MAX };
 	return (int)s->nr_fam++;
 }
 
@@ -46,7 +46,7 @@ void sr_st_flips_sync(struct sr_state *s, struct sr_task *t)
 
 	if (!t || t->flips_fam < 0 || t->flips_shift >= 32)
 		return;
-	want = s->fam_base[t->flips_fam] >> t->flips_shift;
+	want = s->fam[t->flips_fam].base >> t->flips_shift;
 	if (want <= t->flips_applied)
 		return;
 	add = want - t->flips_applied;
@@ -82,6 +82,33 @@ void sr_st_flips_pinned(struct sr_task *t)
 }
 
 /*
+ * A lesson that needs B past the factor, from a member that decayed since
+ * (its deficit doubles with each halving), may say more about that
+ * member's own count than about the family's: B rises that far only once
+ * FAR_LESSONS lessons, member after member, have each needed it, and then
+ * to the least of their needs.  make fidelity, against B capped at the
+ * factor: one such lesson lost 237 placements on a niced 6.12 trace whose
+ * shell had few flips; five agreeing ones — `schedreplay record`'s own
+ * flips, inherited by the hackbench it ran — gain 133 on 6.1 and 108 on
+ * 6.12 (three: 160 and 86 but 26 lost on one trace; two: 60 lost on one).
+ * Not while the task's group shares are unknown: the loads the lessons
+ * came from were not the kernel's (a cgroup trace analysed without its
+ * groups lost 149 of 5 021).
+ * Returns the need to apply now, or UINT64_MAX.
+ */
+#define FAR_LESSONS	5
+static uint64_t far_lesson(struct sr_flips_fam *f, int pid, unsigned int need)
+{
+	if (pid != f->far_pid) {
+		f->far_pid = pid;
+		f->far_count++;
+	}
+	if (need < f->far_need)
+		f->far_need = need;
+	return f->far_count >= FAR_LESSONS ? f->far_need : UINT64_MAX;
+}
+
+/*
  * The kernel's choice says @t's count was at least @n.  Raise B for its
  * family so that @t reaches @n (the other members move by their share), or
  * only @t's estimate when it has no family; never past the trace's bound.
@@ -95,18 +122,15 @@ void sr_st_flips_at_least(struct sr_state *s, struct sr_task *t, unsigned int n)
 		return;
 	if (t->flips_fam < 0 && flips_unknown(t))
 		t->flips_fam = fam_new(s);
-	/*
-	 * B is what makes the members reach the factor on their own; a lesson
-	 * that needs more of it than that says more about the learner's count
-	 * (a decay or last_wakee it got wrong) than about the family's: it
-	 * stays the learner's (make fidelity: raising B for those lost 248
-	 * placements on one trace).
-	 */
+	/* B up to the factor (what makes members reach it on their own) at once */
 	own = t->flips_applied + (n - t->v.wakee_flips);
 	need = t->flips_shift < 32 ? (uint64_t)own << t->flips_shift : UINT64_MAX;
-	if (t->flips_fam >= 0 && need <= n) {
-		if (need > s->fam_base[t->flips_fam])
-			s->fam_base[t->flips_fam] = (unsigned int)need;
+	if (t->flips_fam >= 0 && need > n && need <= UINT_MAX)
+		need = sr_st_group_known(s, t) ?
+		       far_lesson(&s->fam[t->flips_fam], t->v.pid, (unsigned int)need) : UINT64_MAX;
+	if (t->flips_fam >= 0 && need <= UINT_MAX) {
+		if (need > s->fam[t->flips_fam].base)
+			s->fam[t->flips_fam].base = (unsigned int)need;
 		sr_st_flips_sync(s, t);
 	}
 	sr_flips_at_least(&t->v, n);

@@ -340,7 +340,7 @@ void sr_state_fini(struct sr_state *s)
 	free(s->nr_idle_scan);
 	free(s->nr_idle_scan_ts);
 	free(s->llcs);
-	free(s->fam_base);
+	free(s->fam);
 	free(s->llc_idle_core);
 	free(s->llc_idle_core_valid);
 	free(s->rq);

@@ -381,6 +381,42 @@ static void test_wide_lesson_reaches_siblings(void **state)
 	fx_free(f);
 }
 
+/*
+ * A lesson that needs B past the factor (from a member that decayed since)
+ * moves B only once five members in turn needed it, then to the least need.
+ */
+static void test_far_lessons_agree(void **state)
+{
+	struct fx *f = fx_new();
+	struct sr_task *c[7];
+	int fam;
+
+	sw(f, 1000, 0, 0, "", 100, "recorder");
+	for (int i = 0; i < 7; i++) {
+		ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = 2000 + (uint64_t)i, .cpu = 0,
+					 .pid = 100, .child_pid = 300 + i, .common_pid = -1 });
+		c[i] = sr_state_task(&f->s, 300 + i);
+		c[i]->flips_shift = 2;		/* halved twice since: a deficit of 2 needs B >= 8 */
+	}
+	fam = c[0]->flips_fam;
+	/* groups unknown: the loads behind the lessons were not the kernel's */
+	for (int i = 0; i < 5; i++)
+		sr_st_flips_at_least(&f->s, c[i], 2);
+	assert_int_equal(f->s.fam[fam].base, 0);
+	f->s.cfg.root_cgroup = true;	/* --assume-root-cgroup */
+	for (int i = 0; i < 7; i++)
+		c[i]->v.wakee_flips = 0;
+	for (int i = 0; i < 4; i++)
+		sr_st_flips_at_least(&f->s, c[i], 2 + (i == 3));
+	assert_int_equal(f->s.fam[fam].base, 0);	/* each stays its own lesson */
+	assert_int_equal(c[0]->v.wakee_flips, 2);
+	sr_st_flips_at_least(&f->s, c[4], 3);
+	assert_int_equal(f->s.fam[fam].base, 8);	/* the least of the five needs */
+	sr_st_flips_sync(&f->s, c[6]);
+	assert_int_equal(c[6]->v.wakee_flips, 8 >> 2);
+	fx_free(f);
+}
+
 /* A task whose count a probe read leaves its family; its children form none. */
 static void test_flips_pinned_no_family(void **state)
 {
@@ -545,6 +581,7 @@ int main(void)
 		cmocka_unit_test(test_fork_inherits),
 		cmocka_unit_test(test_wide_lesson_reaches_siblings),
 		cmocka_unit_test(test_flips_pinned_no_family),
+		cmocka_unit_test(test_far_lessons_agree),
 		cmocka_unit_test(test_nr_idle_scan_start),
 		cmocka_unit_test(test_nr_idle_scan_learnt),
 		cmocka_unit_test(test_nr_idle_scan),
