@@ -80,6 +80,9 @@ static int not_fair(struct sr_decision *d, bool quiet)
  * (and select_task_rq_rt()/_stop() of every era return task_cpu(p) for
  * one): an RT or stop wakee bound to its CPU, such as migration/N, stays.
  */
+/* Inputs every answer depends on when the context lacks them, whatever decided it. */
+#define SR_DEP_ANY_ANSWER	(SR_DEP_LOST_EVENTS | SR_DEP_DECISION_TIME | SR_DEP_KERNEL_PATCHES)
+
 static int pinned_not_fair(const struct sr_wake_ctx *ctx, struct sr_decision *d, bool quiet)
 {
 	struct sr_step *s;
@@ -91,7 +94,7 @@ static int pinned_not_fair(const struct sr_wake_ctx *ctx, struct sr_decision *d,
 	sr_step_val(s, "nr_cpus_allowed", 1);
 	d->alt_cpu = d->cpu;
 	d->decided_by = SR_BY_NOT_ALLOWED;
-	d->depends = ctx->unknown & (SR_DEP_AFFINITY | SR_DEP_LOST_EVENTS | SR_DEP_DECISION_TIME);
+	d->depends = ctx->unknown & (SR_DEP_AFFINITY | SR_DEP_ANY_ANSWER);
 	d->determined = d->depends == 0;
 	return 0;
 }
@@ -212,7 +215,7 @@ out:
 		ret = wide_what_if(pol, ctx, d);
 	if (!ret)
 		ret = flight_what_if(pol, ctx, d);
-	d->depends |= ctx->unknown & (SR_DEP_LOST_EVENTS | SR_DEP_DECISION_TIME | SR_DEP_KERNEL_PATCHES);
+	d->depends |= ctx->unknown & SR_DEP_ANY_ANSWER;
 	d->determined = d->depends == 0;
 	return ret;
 }

@@ -125,8 +125,8 @@ void sr_st_flips_at_least(struct sr_state *s, struct sr_task *t, unsigned int n)
 	/* B up to the factor (what makes members reach it on their own) at once */
 	own = t->flips_applied + (n - t->v.wakee_flips);
 	need = t->flips_shift < 32 ? (uint64_t)own << t->flips_shift : UINT64_MAX;
-	if (t->flips_fam >= 0 && need > n && need <= UINT_MAX)
-		need = sr_st_group_known(s, t) ?
+	if (t->flips_fam >= 0 && need > n)
+		need = need <= UINT_MAX && sr_st_group_known(s, t) ?
 		       far_lesson(&s->fam[t->flips_fam], t->v.pid, (unsigned int)need) : UINT64_MAX;
 	if (t->flips_fam >= 0 && need <= UINT_MAX) {
 		if (need > s->fam[t->flips_fam].base)

@@ -56,12 +56,13 @@ int sr_record_wakee(struct sr_task_view *waker, struct sr_task_view *wakee, uint
 		 unsigned int hz, int llc_size)
 {
 	int ret = record_args_ok(waker, wakee, hz);
-	bool inc;
+	bool inc, known;	/* known: whether this wakee is the last one is known */
 
 	if (ret)
 		return ret;
 	inc = waker->last_wakee != wakee->pid;
-	bound_flips(waker, jiffies, hz, inc, waker->last_wakee || wakee->pid == waker->last_wakee_not);
+	known = waker->last_wakee || wakee->pid == waker->last_wakee_not;
+	bound_flips(waker, jiffies, hz, inc, known);
 	/*
 	 * last_wakee 0: the pointer the task (or the ancestor it was forked
 	 * from) held before the trace.  The estimate takes it to be this first
@@ -70,7 +71,7 @@ int sr_record_wakee(struct sr_task_view *waker, struct sr_task_view *wakee, uint
 	 * traces that record wakee_flips this makes the estimate exact for
 	 * 85 - 91 % of the kernel's values instead of 2 - 26 %.
 	 */
-	if (!waker->last_wakee && wakee->pid != waker->last_wakee_not) {
+	if (!known) {
 		waker->last_wakee = wakee->pid;
 		inc = false;
 	}

@@ -160,12 +160,14 @@ void sr_st_conc_enqueued(struct sr_state *s, struct sr_task *q, int flight_cpu);
 int sr_st_emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
 		      bool paired);
 /* record_wakee() for @waker waking @p on @cpu */
+void sr_st_track_wakee(struct sr_state *s, struct sr_task *waker, struct sr_task *p, int cpu);
+
+/* flips.c: the wakee_flips a family of tasks inherited from before the trace */
 void sr_st_flips_sync(struct sr_state *s, struct sr_task *t);
 void sr_st_flips_halved(struct sr_task *t);
 void sr_st_flips_inherit(struct sr_state *s, struct sr_task *child, struct sr_task *parent);
 void sr_st_flips_pinned(struct sr_task *t);
 void sr_st_flips_at_least(struct sr_state *s, struct sr_task *t, unsigned int n);
-void sr_st_track_wakee(struct sr_state *s, struct sr_task *waker, struct sr_task *p, int cpu);
 
 /* hints.c: the kernel's hints */
 int sr_st_percpu_kthread_cpu(const char *comm);

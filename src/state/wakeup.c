@@ -167,6 +167,7 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 	refresh(s, kind, ev->cpu, prev);
 	if (kind == SR_WAKE_TTWU)
 		sr_st_probe_cpu_loads(s, p, ev->cpu);
+	/* the family share of both counts: a replay ahead of the probe's record_wakee() needs it */
 	sr_st_flips_sync(s, p);
 	sr_st_flips_sync(s, waker);
 	if (waker) {
@@ -205,12 +206,6 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 			(*decp)[i].depends |= SR_DEP_DELAYED_DEQUEUE;
 			(*decp)[i].determined = false;
 		}
-	/* a kernel with scheduler patches: no answer of mainline's code is certain (the
-	 * models' own trails say so too; this covers the classes they do not model) */
-	for (int i = 0; s->cfg.kernel_patched && i < s->cfg.nr_policies; i++) {
-		(*decp)[i].depends |= SR_DEP_KERNEL_PATCHES;
-		(*decp)[i].determined = false;
-	}
 	p->pend_ref = ref;
 	for (int i = 0; ref.valid && i < 2; i++)
 		if (sr_st_cpu_ok(s, ref.h_load_cpu[i]))
