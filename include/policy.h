@@ -132,6 +132,8 @@ struct sr_decision {
 	int wide_alt_cpu;		/* choice with the other wake_wide() answer, or -1 */
 	struct sr_sis_fx fx, alt_fx;	/* hints left under cpu's and alt_cpu's sync value */
 	struct sr_trail trail;
+	/* replay/policy.c: the answers one decide()'s runs share; NULL outside it */
+	struct sr_sis_memo *sis_memo;
 };
 
 struct sr_policy;

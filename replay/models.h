@@ -31,6 +31,32 @@ int sr_select_idle_sibling(const struct sr_policy *pol, const struct sr_wake_ctx
 			   int prev, int target, struct sr_decision *d);
 
 /*
+ * One decide()'s select_idle_sibling() answers (replay/policy.c owns it,
+ * d->sis_memo lends it).  The runs of one placement (the other WF_SYNC
+ * value, the wake_wide and concurrent-wakeup what-ifs) often ask again on
+ * the same runqueues with the same prev and target: nothing else they vary
+ * reaches select_idle_sibling(), so a quiet run takes the answer, its
+ * dependencies and its hints from here instead of scanning again.
+ */
+#define SR_SIS_MEMO	4
+
+struct sr_sis_memo {
+	int n;
+	struct sr_sis_answer {
+		const struct sr_rq *rq;		/* the runqueues asked about */
+		int prev, target;
+		int cpu;
+		enum sr_decider by;
+		unsigned int depends;		/* what select_idle_sibling() added */
+		struct sr_sis_fx fx;		/* its hints (h_load_cpu is not its) */
+	} a[SR_SIS_MEMO];
+};
+
+/* sr_policy_decide_quiet() with every run asking select_idle_sibling() anew (tests). */
+int sr_policy_decide_unshared(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			      struct sr_decision *d);
+
+/*
  * replay/find_idlest_cpu-*.c: the fork/exec slow path from domain level
  * @sd_level of ctx->this_cpu downwards (find_idlest_group/find_idlest_cpu,
  * NUMA imbalance rules by kver).  Returns the CPU chosen.

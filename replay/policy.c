@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "policy.h"
+#include "models.h"
 
 struct sr_step *sr_trail_append(struct sr_trail *t, const char *fn, const char *check,
 				const char *result, int cpu)
@@ -53,15 +53,19 @@ static void decision_reset(struct sr_decision *d, bool quiet)
 	d->trail.n = 0;
 	d->trail.truncated = false;
 	d->trail.off = quiet;
+	d->sis_memo = NULL;
 }
 
+/* One run of the model; @memo: the answers this decide()'s runs share. */
 static int decide_once(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
-		       enum sr_tristate sync, struct sr_decision *d, bool quiet)
+		       enum sr_tristate sync, struct sr_decision *d, bool quiet,
+		       struct sr_sis_memo *memo)
 {
 	struct sr_wake_ctx c = *ctx;
 
 	c.sync = sync;
 	decision_reset(d, quiet);
+	d->sis_memo = memo;
 	return pol->ops->select_task_rq(pol, &c, d);
 }
 
@@ -112,7 +116,7 @@ static int wide_alt(const struct sr_policy *pol, const struct sr_wake_ctx *c,
 		    enum sr_tristate sync, struct sr_decision *d, unsigned int dep)
 {
 	struct sr_decision alt;
-	int ret = decide_once(pol, c, sync, &alt, true);
+	int ret = decide_once(pol, c, sync, &alt, true, d->sis_memo);
 
 	if (ret)
 		return ret;
@@ -168,33 +172,37 @@ static int flight_what_if(const struct sr_policy *pol, const struct sr_wake_ctx 
 	c.rq = ctx->rq_scratch;
 	c.in_flight = NULL;
 	sync = ctx->sync != SR_UNKNOWN ? ctx->sync : d->sync_assumed ? SR_YES : SR_NO;
-	ret = decide_once(pol, &c, sync, &alt, true);
+	ret = decide_once(pol, &c, sync, &alt, true, d->sis_memo);
 	if (!ret && alt.cpu != d->cpu)
 		d->depends |= SR_DEP_CONCURRENT;
 	return ret;
 }
 
 static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
-		  struct sr_decision *d, bool quiet)
+		  struct sr_decision *d, bool quiet, bool share)
 {
+	struct sr_sis_memo memo, *shared = share ? &memo : NULL;
 	enum sr_tristate guess;
 	struct sr_decision alt;
 	int ret;
 
 	if (!pol || !pol->ops || !pol->ops->select_task_rq || !ctx || !d)
 		return -EINVAL;
+	memo.n = 0;	/* the entries are written before they are read */
 	if (ctx->p && ctx->p->policy == SR_SCHED_RT)
 		return ctx->p->nr_cpus_allowed == 1 ? pinned_not_fair(ctx, d, quiet)
 						    : not_fair(d, quiet);
 	if (ctx->sync != SR_UNKNOWN) {
-		ret = decide_once(pol, ctx, ctx->sync, d, quiet);
+		ret = decide_once(pol, ctx, ctx->sync, d, quiet, shared);
 		d->sync_assumed = false;
 		goto out;
 	}
 	guess = ctx->sync_guess == SR_YES ? SR_YES : SR_NO;
-	ret = decide_once(pol, ctx, guess, d, quiet);
-	if (ret)
+	ret = decide_once(pol, ctx, guess, d, quiet, shared);
+	if (ret) {
+		d->sis_memo = NULL;
 		return ret;
+	}
 	d->sync_assumed = guess == SR_YES;
 	if (!d->sync_used) {
 		d->alt_cpu = d->cpu;	/* the model never read WF_SYNC: same either way */
@@ -202,7 +210,7 @@ static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		goto out;
 	}
 	/* The trail of the other run is not kept: only its answer matters here. */
-	ret = decide_once(pol, ctx, guess == SR_YES ? SR_NO : SR_YES, &alt, true);
+	ret = decide_once(pol, ctx, guess == SR_YES ? SR_NO : SR_YES, &alt, true, shared);
 	if (!ret) {
 		d->alt_cpu = alt.cpu;
 		d->alt_fx = alt.fx;
@@ -217,19 +225,26 @@ out:
 		ret = flight_what_if(pol, ctx, d);
 	d->depends |= ctx->unknown & SR_DEP_ANY_ANSWER;
 	d->determined = d->depends == 0;
+	d->sis_memo = NULL;
 	return ret;
 }
 
 int sr_policy_decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		     struct sr_decision *d)
 {
-	return decide(pol, ctx, d, false);
+	return decide(pol, ctx, d, false, true);
 }
 
 int sr_policy_decide_quiet(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 			   struct sr_decision *d)
 {
-	return decide(pol, ctx, d, true);
+	return decide(pol, ctx, d, true, true);
+}
+
+int sr_policy_decide_unshared(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			      struct sr_decision *d)
+{
+	return decide(pol, ctx, d, true, false);
 }
 
 int sr_policy_decide_each(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
@@ -245,7 +260,7 @@ int sr_policy_decide_each(const struct sr_policy *pol, const struct sr_wake_ctx 
 
 		if (n == 2)
 			c.sync = both[i];
-		if (decide(pol, &c, &d[i], false))
+		if (decide(pol, &c, &d[i], false, true))
 			d[i].cpu = -1;
 	}
 	return n;

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include "models-sis.h"
 
 static const struct sr_rq *rq_of(const struct sr_sis *s, int cpu)
@@ -502,10 +503,51 @@ static bool cpu_ok(const struct sr_wake_ctx *ctx, int cpu)
 	return cpu >= 0 && cpu < ctx->topo->nr_cpus;
 }
 
+/* An earlier run of this decide() that asked the same (struct sr_sis_memo), or NULL. */
+static const struct sr_sis_answer *memo_find(const struct sr_sis_memo *m,
+					     const struct sr_wake_ctx *ctx, int prev, int target)
+{
+	for (int i = 0; m && i < m->n; i++)
+		if (m->a[i].rq == ctx->rq && m->a[i].prev == prev && m->a[i].target == target)
+			return &m->a[i];
+	return NULL;
+}
+
+static bool memo_take(struct sr_decision *d, const struct sr_wake_ctx *ctx, int prev,
+		      int target, int *cpu)
+{
+	const struct sr_sis_answer *a = memo_find(d->sis_memo, ctx, prev, target);
+	struct sr_sis_fx fx;
+
+	if (!a)
+		return false;
+	fx = a->fx;
+	memcpy(fx.h_load_cpu, d->fx.h_load_cpu, sizeof(fx.h_load_cpu));
+	d->fx = fx;
+	d->decided_by = a->by;
+	d->depends |= a->depends;
+	*cpu = a->cpu;
+	return true;
+}
+
+static void memo_put(struct sr_decision *d, const struct sr_wake_ctx *ctx, int prev, int target,
+		     int cpu, unsigned int deps)
+{
+	struct sr_sis_memo *m = d->sis_memo;
+
+	if (!m || m->n >= SR_SIS_MEMO || memo_find(m, ctx, prev, target))
+		return;
+	m->a[m->n++] = (struct sr_sis_answer){
+		.rq = ctx->rq, .prev = prev, .target = target, .cpu = cpu,
+		.by = d->decided_by, .depends = deps, .fx = d->fx,
+	};
+}
+
 int sr_select_idle_sibling(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 			   int prev, int target, struct sr_decision *d)
 {
 	struct sr_sis s;
+	unsigned int deps;
 	int cpu;
 
 	if (!pol || !ctx || !d || !ctx->topo || !ctx->rq || !ctx->p || ctx->topo->nr_cpus < 1)
@@ -514,14 +556,18 @@ int sr_select_idle_sibling(const struct sr_policy *pol, const struct sr_wake_ctx
 		return -EINVAL;
 	if (pol->knobs.kver < SR_KV(4, 9))
 		return -EOPNOTSUPP;
+	if (d->trail.off && memo_take(d, ctx, prev, target, &cpu))
+		return cpu;
 	sis_init(&s, pol, ctx, prev, target, d->trail.off ? NULL : &d->trail);
 	cpu = sis_run(&s);
 	d->decided_by = s.by;
 	d->fx.cpu_no_scan = d->fx.cpu_full_scan = -1;
-	d->depends |= sis_depends(&s, cpu, &d->fx);
+	deps = sis_depends(&s, cpu, &d->fx);
+	d->depends |= deps;
 	d->fx.target = target;
 	d->fx.recent_used_cpu = s.recent_out;
 	d->fx.cleared_idle_cores = s.cleared_idle_cores;
+	memo_put(d, ctx, prev, target, cpu, deps);
 	return cpu;
 }
 
