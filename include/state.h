@@ -698,6 +698,9 @@ struct sr_probe_stats {
 	uint64_t flips_err[3];		/* the state's estimate: [0] exact, [1] off but inside its
 					 * bounds, [2] outside them */
 	uint64_t hloads;		/* task_h_load() values recorded during a placement */
+	uint64_t llc_scans;		/* sd_llc_shared->nr_idle_scan values recorded (SIS_UTIL) */
+	uint64_t llc_scan_err[3];	/* the state's budget: [0] exact, [1] within 2 CPUs,
+					 * [2] further off */
 	uint64_t ret_moved;		/* srqf_ret named another CPU than the sched_wakeup */
 	uint64_t exec_selects;		/* execs replayed at sched_exec()'s own srqf */
 	uint64_t exec_ret_moved;	/* ... whose srqf_ret named another CPU than it ran on */
@@ -724,6 +727,7 @@ struct sr_state {
 	/* per LLC: sd_llc_shared->nr_idle_scan as the load balancer last left it */
 	int *nr_idle_scan;
 	uint64_t *nr_idle_scan_ts;	/* 0: never computed */
+	bool *nr_idle_scan_known;	/* a probe read it since the balancer's last update */
 	bool *llc_idle_core;		/* by llc_id: an idle core now ... */
 	bool *llc_idle_core_valid;	/* ... still true of its runqueues (sr_st_rq_touched()) */
 	uint64_t decay_dt;		/* the last CPU decay computed: y^decay_dt */

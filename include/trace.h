@@ -89,7 +89,10 @@ struct sr_event {
 					 * stamp (jiffies); UINT64_MAX: not recorded */
 	uint64_t jiffies;		/* ... and the kernel's jiffies then */
 	uint64_t span;			/* idlest_group_ret: bit n = CPU n of the group */
-	int sd_weight;			/* idlest_group: span weight of the domain searched */
+	int sd_weight;			/* idlest_group: span weight of the domain searched;
+					 * select, hload: of the task's CPU's LLC domain */
+	int llc_scan;			/* select, hload: that LLC's sd_llc_shared->nr_idle_scan
+					 * (SIS_UTIL, 6.0+); -1: not recorded */
 	int cgroup_id;			/* cgroup_attach: dst_id */
 };
 

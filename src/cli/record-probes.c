@@ -34,6 +34,13 @@ struct offs {
 	/* task_struct.wakee_flips and .wakee_flip_decay_ts (record_wakee(), wake_wide()) */
 	bool has_flips;
 	unsigned int flips, flip_ts;
+	/*
+	 * SIS_UTIL's budget (6.0+): rq.sd, then sched_domain.parent @llc_hops
+	 * times to the LLC's domain, its .shared->nr_idle_scan and span_weight.
+	 */
+	bool has_llc_scan, llc_scan_in_btf;
+	unsigned int rq_sd, sd_parent, sd_shared, nr_idle_scan;
+	int llc_hops;
 };
 
 /* Byte offset of member @name of struct @type, searching anonymous members too. */
@@ -151,6 +158,53 @@ static void flips_path(const struct btf *btf, struct offs *o)
 	o->flip_ts = o->has_flips ? (unsigned int)ts : 0;
 }
 
+/*
+ * How many sched_domain.parent hops lead from a CPU's lowest domain to its
+ * LLC's (sd_llc: the highest with SD_SHARE_LLC, SD_SHARE_PKG_RESOURCES
+ * before 6.10), as debugfs lists CPU 0's attached domains; -1 unknown.
+ */
+static int llc_hops(void)
+{
+	int hops = -1;
+
+	for (int d = 0; d < 16; d++) {
+		char path[96], flags[512];
+		size_t n;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/kernel/debug/sched/domains/cpu0/domain%d/flags", d);
+		f = fopen(path, "r");
+		if (!f)
+			break;
+		n = fread(flags, 1, sizeof(flags) - 1, f);
+		fclose(f);
+		flags[n] = '\0';
+		if (strstr(flags, "SD_SHARE_LLC") || strstr(flags, "SD_SHARE_PKG_RESOURCES"))
+			hops = d;
+	}
+	return hops;
+}
+
+static void llc_scan_path(const struct btf *btf, struct offs *o)
+{
+	long v[4] = {
+		path_off(btf, "rq", "sd"), path_off(btf, "sched_domain", "parent"),
+		path_off(btf, "sched_domain", "shared"),
+		path_off(btf, "sched_domain_shared", "nr_idle_scan"),
+	};
+
+	o->llc_hops = llc_hops();
+	o->llc_scan_in_btf = o->has_rq_path && o->span_weight && v[0] >= 0 && v[1] >= 0 &&
+			     v[2] >= 0 && v[3] >= 0;
+	o->has_llc_scan = o->llc_scan_in_btf && o->llc_hops >= 0;
+	if (!o->has_llc_scan)
+		return;
+	o->rq_sd = (unsigned int)v[0];
+	o->sd_parent = (unsigned int)v[1];
+	o->sd_shared = (unsigned int)v[2];
+	o->nr_idle_scan = (unsigned int)v[3];
+}
+
 static int read_offsets(struct rec *r, struct offs *o)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
@@ -167,8 +221,10 @@ static int read_offsets(struct rec *r, struct offs *o)
 	v[3] = path_off(btf, "sched_domain", "span_weight");
 	v[4] = path_off(btf, "sched_group", "cpumask");
 	o->wake_flags_arg = wake_flags_arg(btf);
+	o->span_weight = v[3] >= 0 ? (unsigned int)v[3] : 0;
 	rq_path(btf, o);
 	flips_path(btf, o);
+	llc_scan_path(btf, o);
 	btf__free(btf);
 	for (int i = 0; i < 3; i++)
 		if (v[i] < 0)
@@ -184,7 +240,6 @@ static int read_offsets(struct rec *r, struct offs *o)
 	o->pid = (unsigned int)v[0];
 	o->load_avg = (unsigned int)v[1];
 	o->util_avg = (unsigned int)v[2];
-	o->span_weight = v[3] >= 0 ? (unsigned int)v[3] : 0;
 	o->cpumask = v[4] >= 0 ? (unsigned int)v[4] : 0;
 	return ret;
 }
@@ -209,18 +264,52 @@ static const struct probe probes[] = {
 };
 
 /*
- * " flips=... flip_ts=... jiffies=..." of $arg1 (the wakee at srqf, the waker
- * at thl of current): with jiffies, the decay stamp's age is exact.  @tier 0
- * asks all, 1 the counters without jiffies (no @symbol fetch), 2 nothing.
+ * The optional fields, by tier: 0 all; 1 without jiffies (an @symbol
+ * fetch); 2 without the SIS_UTIL budget either (its chain of derefs); 3
+ * without the wakee_flips fields.  A kernel that refuses one keeps the rest.
+ */
+#define TIER_NO_JIFFIES	1
+#define TIER_NO_LLC	2
+#define TIER_NO_FLIPS	3
+
+/*
+ * " flips=... flip_ts=... jiffies=..." of $arg1 (the wakee at srqf, the
+ * waker at thl of current): with jiffies, the decay stamp's age is exact.
  */
 static void flips_arg(const struct offs *o, int tier, char *buf, size_t n)
 {
-	if (!o->has_flips || tier >= 2) {
+	if (!o->has_flips || tier >= TIER_NO_FLIPS) {
 		buf[0] = '\0';
 		return;
 	}
 	snprintf(buf, n, " flips=+%u($arg1):u32 flip_ts=+%u($arg1):u64%s", o->flips, o->flip_ts,
-		 tier ? "" : " jiffies=@jiffies_64:u64");
+		 tier >= TIER_NO_JIFFIES ? "" : " jiffies=@jiffies_64:u64");
+}
+
+/*
+ * " llc_span=... llc_scan=..." of $arg1's CPU: its LLC domain's span_weight
+ * (analyze checks it is the LLC) and sd_llc_shared->nr_idle_scan, the
+ * budget select_idle_cpu() reads; "" without the path.
+ */
+static void llc_arg(const struct offs *o, char *buf, size_t n)
+{
+	char sd[160];
+	int len;
+
+	buf[0] = '\0';
+	if (!o->has_llc_scan)
+		return;
+	len = snprintf(sd, sizeof(sd), "+%u(+%u(+%u($arg1)))", o->rq_sd, o->cfs_rq_rq, o->se_cfs_rq);
+	for (int i = 0; i < o->llc_hops && len > 0 && (size_t)len < sizeof(sd); i++) {
+		char in[160];
+
+		memcpy(in, sd, sizeof(in));
+		len = snprintf(sd, sizeof(sd), "+%u(%s)", o->sd_parent, in);
+	}
+	if (len <= 0 || (size_t)len >= sizeof(sd))
+		return;
+	snprintf(buf, n, " llc_span=+%u(%s):u32 llc_scan=+%u(+%u(%s)):s32", o->span_weight, sd,
+		 o->nr_idle_scan, o->sd_shared, sd);
 }
 
 /* " NAME=rq.cfs.avg.FIELD of $arg1's CPU", or "" without the path. */
@@ -238,20 +327,26 @@ static void rq_arg(const struct offs *o, const char *name, unsigned int field, c
 static void fetchargs(const struct probe *p, const struct offs *o, int tier, char *buf,
 		      size_t n)
 {
-	char load[96], util[96], flips[128];
+	char load[96], util[96], flips[128], llc[400];
 
 	flips_arg(o, tier, flips, sizeof(flips));
+	llc[0] = '\0';
+	if (tier < TIER_NO_LLC)
+		llc_arg(o, llc, sizeof(llc));
 	if (!strcmp(p->event, "srqf")) {
-		/* prev's cpu_load() as wake_affine_weight() reads it */
+		/* prev's cpu_load() as wake_affine_weight() reads it, and its LLC's budget */
 		rq_arg(o, "prev_load", o->rq_load, load, sizeof(load));
 		rq_arg(o, "prev_util", o->rq_util, util, sizeof(util));
 		snprintf(buf, n, "pid=+%u($arg1):s32 prev_cpu=$arg2:s32 wake_flags=$arg%d:x32 "
-			 "load_avg=+%u($arg1):u64 util_avg=+%u($arg1):u64%s%s%s", o->pid,
-			 o->wake_flags_arg, o->load_avg, o->util_avg, load, util, flips);
+			 "load_avg=+%u($arg1):u64 util_avg=+%u($arg1):u64%s%s%s%s", o->pid,
+			 o->wake_flags_arg, o->load_avg, o->util_avg, load, util, flips, llc);
 	} else if (!strcmp(p->event, "thl")) {
-		/* for current (the sync test): this CPU's cpu_load(), its flips after record_wakee() */
+		/*
+		 * for current (the sync test): this CPU's cpu_load() and LLC budget,
+		 * its flips after record_wakee()
+		 */
 		rq_arg(o, "cpu_load", o->rq_load, load, sizeof(load));
-		snprintf(buf, n, "pid=+%u($arg1):s32%s%s", o->pid, load, flips);
+		snprintf(buf, n, "pid=+%u($arg1):s32%s%s%s", o->pid, load, flips, llc);
 	}
 	else if (!strcmp(p->event, "srqf_ret"))
 		snprintf(buf, n, "cpu=$retval:s32");
@@ -279,7 +374,7 @@ static int add_event(struct rec *r, const struct probe *p)
 /* Create @p on the first of its functions the kernel accepts; 0 or -errno. */
 static int create_at(struct rec *r, const struct probe *p, const struct offs *o, int tier)
 {
-	char args[640];
+	char args[1024];
 	int ret = -ENOENT;
 
 	fetchargs(p, o, tier, args, sizeof(args));
@@ -306,12 +401,16 @@ static int create_at(struct rec *r, const struct probe *p, const struct offs *o,
  */
 static int create_one(struct rec *r, const struct probe *p, const struct offs *o)
 {
-	static const char *const dropped[] = { NULL, "jiffies", "the wakee_flips fields" };
-	bool tiers = o->has_flips && (!strcmp(p->event, "srqf") || !strcmp(p->event, "thl"));
+	static const char *const dropped[] = {
+		NULL, "jiffies", "jiffies and the SIS_UTIL budget",
+		"jiffies, the SIS_UTIL budget and the wakee_flips fields",
+	};
+	bool tiers = (o->has_flips || o->has_llc_scan) &&
+		     (!strcmp(p->event, "srqf") || !strcmp(p->event, "thl"));
 	char *why = NULL;
 	int ret = -ENOENT, tier;
 
-	for (tier = 0; tier < (tiers ? 3 : 1); tier++) {
+	for (tier = 0; tier <= (tiers ? TIER_NO_FLIPS : 0); tier++) {
 		ret = create_at(r, p, o, tier);
 		if (!ret)
 			break;
@@ -360,6 +459,9 @@ int sr_rec_probes_setup(struct rec *r)
 	ret = read_offsets(r, &o);
 	if (ret)
 		return ret;
+	if (o.llc_scan_in_btf && !o.has_llc_scan)
+		fprintf(stderr, "schedreplay: --probes: SIS_UTIL's budget not recorded: no sched "
+			"domains in debugfs (/sys/kernel/debug/sched/domains) to find the LLC's\n");
 	remove_stale();
 	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
 		const struct probe *p = &probes[i];

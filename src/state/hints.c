@@ -233,6 +233,33 @@ static void update_nr_idle_scan(struct sr_state *s, int llc, bool overloaded)
 	s->nr_idle_scan[llc] = sr_update_idle_cpu_scan((unsigned long)sum, (int)sd->span_weight,
 						       (int)sd->imbalance_pct, NULL);
 	s->nr_idle_scan_ts[llc] = s->now;
+	s->nr_idle_scan_known[llc] = false;
+}
+
+/*
+ * A probe read @cpu's sd_llc_shared->nr_idle_scan (`record --probes`, 6.0+)
+ * from a domain of span @span: when that is the LLC, the budget is the
+ * kernel's until the balancer next recomputes it, which the state then
+ * estimates again from now.  Measured against the estimate first.
+ */
+void sr_st_llc_scan_seen(struct sr_state *s, int cpu, int span, int scan)
+{
+	int llc, est, off;
+
+	if (!sr_st_cpu_ok(s, cpu) || scan < 0 || span <= 0 ||
+	    span != sr_llc_size(s->cfg.topo, cpu) || scan > span)
+		return;
+	llc = s->cfg.topo->cpu[cpu].llc_id;
+	/* as the last placement left it (before any, update_nr_idle_scan()'s start) */
+	est = s->nr_idle_scan_ts[llc] ? s->nr_idle_scan[llc] : span;
+	off = est > scan ? est - scan : scan - est;
+	s->probes.llc_scans++;
+	s->probes.llc_scan_err[off == 0 ? 0 : off <= 2 ? 1 : 2]++;
+	if (s->cfg.probes_measure_only)
+		return;
+	s->nr_idle_scan[llc] = scan;
+	s->nr_idle_scan_ts[llc] = s->now;
+	s->nr_idle_scan_known[llc] = true;
 }
 
 /* One LLC's hints (@llc: its first CPU, llc_id), copied to its CPUs. */
@@ -252,7 +279,7 @@ static void fill_llc(struct sr_state *s, int llc)
 					   s->llc_idle_core[llc];
 		s->llc[c].idle_cores_unknown = !known;
 		s->llc[c].nr_idle_scan = s->nr_idle_scan[llc];
-		s->llc[c].nr_idle_scan_estimated = true;
+		s->llc[c].nr_idle_scan_estimated = !s->nr_idle_scan_known[llc];
 	}
 }
 
@@ -388,7 +415,8 @@ static void follow_scan(struct sr_state *s, const struct sr_ref *r, int cpu, boo
 	for (int k = 0; k < 2; k++) {
 		int llc = r->scan_llc[k];
 
-		if (llc < 0 || (m0 && m1 && k))
+		/* a budget a probe read is a fact, not a lesson */
+		if (llc < 0 || (m0 && m1 && k) || s->nr_idle_scan_known[llc])
 			continue;
 		if (cpu == r->full_scan_cpu[k] && cpu != r->cpu[k]) {
 			s->nr_idle_scan[llc] = r->full_scan_budget[k];

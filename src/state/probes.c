@@ -116,15 +116,26 @@ static void probe_flips(struct sr_state *s, struct sr_task *t, const struct sr_e
 		v->wakee_flip_decay_ts = s->now / jiffy - (ev->jiffies - ev->flip_ts);
 }
 
-/* thl of current (the sync test): it also read this CPU's cpu_load(). */
+/*
+ * thl of current (the sync test): it also read this CPU's cpu_load() and
+ * LLC budget; thl of p, prev's LLC budget.
+ */
 static void on_hload(struct sr_state *s, const struct sr_event *ev)
 {
 	struct sr_cpu_state *c = &s->cpu[ev->cpu];
 	struct sr_task *cur;
 
 	c->thl_pid = ev->pid;
-	if (c->sel_pid < 0 || ev->pid != ev->common_pid)
+	if (c->sel_pid < 0)
 		return;
+	if (ev->pid != ev->common_pid) {
+		struct sr_task *t = sr_state_task(s, ev->pid);	/* p: prev's LLC */
+
+		if (t)
+			sr_st_llc_scan_seen(s, t->v.cpu, ev->sd_weight, ev->llc_scan);
+		return;
+	}
+	sr_st_llc_scan_seen(s, ev->cpu, ev->sd_weight, ev->llc_scan);	/* this CPU's LLC */
 	cur = sr_state_task(s, ev->pid);
 	if (cur)
 		probe_flips(s, cur, ev);
@@ -187,6 +198,7 @@ static struct sr_task *on_select(struct sr_state *s, const struct sr_event *ev)
 			sr_st_track_wakee(s, waker, p, ev->cpu);
 	}
 	probe_flips(s, p, ev);
+	sr_st_llc_scan_seen(s, p->v.cpu, ev->sd_weight, ev->llc_scan);
 	p->probe = (struct sr_probe_in){
 		.valid = true, .wake_flags = ev->wake_flags, .ts = ev->ts,
 		.load_avg = ev->load_avg, .util_avg = ev->util_avg,

@@ -175,6 +175,8 @@ int sr_st_percpu_kthread_cpu(const char *comm);
 void sr_st_set_comm(struct sr_state *s, struct sr_task *t, const char *comm);
 void sr_st_update_idle_core(struct sr_state *s, int cpu);
 void sr_st_fill_llc_hints(struct sr_state *s, int a, int b);
+/* hints.c: a probe read @cpu's LLC budget @scan from a domain of @span CPUs. */
+void sr_st_llc_scan_seen(struct sr_state *s, int cpu, int span, int scan);
 /* rq->idle_stamp of @cpu: stamped at @ts on the way to idle, or cleared. */
 void sr_st_idle_stamp(struct sr_state *s, int cpu, bool set, uint64_t ts);
 enum sr_tristate sr_st_sync_guess(struct sr_state *s, const struct sr_task *waker,

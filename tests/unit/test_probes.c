@@ -242,6 +242,63 @@ static void test_maybe_delayed(void **state)
 	fx_free(f);
 }
 
+/* An srqf that also read the wakee's CPU's LLC budget (@span: that domain's weight). */
+static void srqf_scan(struct fx *f, uint64_t ts, int cpu, int waker, int pid, int span, int scan)
+{
+	ev(f, (struct sr_event){ .type = SR_EV_SELECT, .ts = ts, .cpu = cpu, .pid = pid,
+				 .common_pid = waker, .wake_flags = WF_TTWU | WF_SYNC,
+				 .load_avg = UINT64_MAX, .util_avg = UINT64_MAX,
+				 .cpu_load = UINT64_MAX, .cpu_util = UINT64_MAX, .flips = UINT64_MAX,
+				 .flip_ts = UINT64_MAX, .jiffies = UINT64_MAX, .sd_weight = span,
+				 .llc_scan = scan });
+}
+
+/*
+ * SIS_UTIL's budget read by the srqf probe: the placement sees the kernel's
+ * value as a fact (not estimated), scored against the estimate; a value
+ * from a domain that is not the LLC is ignored; measuring only leaves the
+ * estimate alone.
+ */
+static void test_llc_scan(void **state)
+{
+	struct fx *f = fx_probes(false);
+
+	(void)state;
+	setup(f);
+	waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
+	srqf_scan(f, 500001000, 0, 100, 101, 4, 1);
+	srqf_ret(f, 500004000, 0, 100, 0);
+	assert_int_equal(f->nr_placements, 1);
+	assert_int_equal(f->ctx.llc[2].nr_idle_scan, 1);
+	assert_false(f->ctx.llc[2].nr_idle_scan_estimated);
+	assert_int_equal(f->s.probes.llc_scans, 1);
+	/* before any balance the estimate is the whole LLC: 3 off */
+	assert_int_equal(f->s.probes.llc_scan_err[2], 1);
+	wakeup(f, 500005000, 0, 101, 0);
+	fx_free(f);
+
+	f = fx_probes(false);
+	setup(f);
+	waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
+	srqf_scan(f, 500001000, 0, 100, 101, 2, 1);	/* the SMT domain's, not the LLC's */
+	srqf_ret(f, 500004000, 0, 100, 0);
+	assert_true(f->ctx.llc[2].nr_idle_scan_estimated);
+	assert_int_equal(f->s.probes.llc_scans, 0);
+	wakeup(f, 500005000, 0, 101, 0);
+	fx_free(f);
+
+	f = fx_probes(true);
+	setup(f);
+	waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
+	assert_int_equal(f->nr_placements, 1);
+	srqf_scan(f, 500001000, 0, 100, 101, 4, 4);
+	srqf_ret(f, 500004000, 0, 100, 0);
+	assert_int_equal(f->s.probes.llc_scan_err[0], 1);
+	assert_false(f->s.nr_idle_scan_known[f->topo.cpu[2].llc_id]);
+	wakeup(f, 500005000, 0, 101, 0);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -252,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_wakee_flips),
 		cmocka_unit_test(test_answer_moved),
 		cmocka_unit_test(test_maybe_delayed),
+		cmocka_unit_test(test_llc_scan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
