@@ -233,14 +233,15 @@ static void update_nr_idle_scan(struct sr_state *s, int llc, bool overloaded)
 	s->nr_idle_scan[llc] = sr_update_idle_cpu_scan((unsigned long)sum, (int)sd->span_weight,
 						       (int)sd->imbalance_pct, NULL);
 	s->nr_idle_scan_ts[llc] = s->now;
-	s->nr_idle_scan_known[llc] = false;
+	s->nr_idle_scan_read[llc] = 0;
 }
 
 /*
  * A probe read @cpu's sd_llc_shared->nr_idle_scan (`record --probes`, 6.0+)
- * from a domain of span @span: when that is the LLC, the budget is the
- * kernel's until the balancer next recomputes it, which the state then
- * estimates again from now.  Measured against the estimate first.
+ * from a domain of span @span: when that is the LLC, it is the kernel's
+ * budget for the placement being selected, and the state's estimate from
+ * then on (until the balancer would recompute it).  Measured against the
+ * estimate first.
  */
 void sr_st_llc_scan_seen(struct sr_state *s, int cpu, int span, int scan)
 {
@@ -259,7 +260,13 @@ void sr_st_llc_scan_seen(struct sr_state *s, int cpu, int span, int scan)
 		return;
 	s->nr_idle_scan[llc] = scan;
 	s->nr_idle_scan_ts[llc] = s->now;
-	s->nr_idle_scan_known[llc] = true;
+	s->nr_idle_scan_read[llc] = s->now;
+}
+
+/* Read inside the placement's own select_task_rq_fair() (at or after @since): a fact. */
+static bool scan_read(const struct sr_state *s, int llc, uint64_t since)
+{
+	return s->nr_idle_scan_read[llc] && s->nr_idle_scan_read[llc] >= since;
 }
 
 /* One LLC's hints (@llc: its first CPU, llc_id), copied to its CPUs. */
@@ -279,7 +286,7 @@ static void fill_llc(struct sr_state *s, int llc)
 					   s->llc_idle_core[llc];
 		s->llc[c].idle_cores_unknown = !known;
 		s->llc[c].nr_idle_scan = s->nr_idle_scan[llc];
-		s->llc[c].nr_idle_scan_estimated = !s->nr_idle_scan_known[llc];
+		s->llc[c].nr_idle_scan_estimated = !scan_read(s, llc, s->scan_read_since);
 	}
 }
 
@@ -410,13 +417,14 @@ const char *sr_sync_source_name(enum sr_sync_source src)
  * on 6.1, +76 on 6.12 over 0 and the whole LLC); it holds until the
  * balancer next recomputes it.
  */
-static void follow_scan(struct sr_state *s, const struct sr_ref *r, int cpu, bool m0, bool m1)
+static void follow_scan(struct sr_state *s, const struct sr_ref *r, int cpu, bool m0, bool m1,
+			uint64_t since)
 {
 	for (int k = 0; k < 2; k++) {
 		int llc = r->scan_llc[k];
 
 		/* a budget a probe read is a fact, not a lesson */
-		if (llc < 0 || (m0 && m1 && k) || s->nr_idle_scan_known[llc])
+		if (llc < 0 || (m0 && m1 && k) || scan_read(s, llc, since))
 			continue;
 		if (cpu == r->full_scan_cpu[k] && cpu != r->cpu[k]) {
 			s->nr_idle_scan[llc] = r->full_scan_budget[k];
@@ -518,7 +526,7 @@ void sr_st_follow_ref(struct sr_state *s, struct sr_task *p, struct sr_task *wak
 	m1 = r->cpu[1] == cpu;
 	if (m0 != m1)
 		sr_st_sync_learn(s, waker, m1);
-	follow_scan(s, r, cpu, m0, m1);
+	follow_scan(s, r, cpu, m0, m1, p->probe.valid ? p->probe.ts : UINT64_MAX);
 	if (r->wide_factor && r->wide_alt_cpu >= 0)
 		weigh_wide(s, p, waker, r, cpu, m0 || m1);
 	if (!m0 && !m1) {

@@ -164,6 +164,7 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 			return -ENOMEM;
 	}
 	p->pend_placed_ts = s->now;
+	s->scan_read_since = p->probe.valid ? p->probe.ts : UINT64_MAX;
 	refresh(s, kind, ev->cpu, prev);
 	if (kind == SR_WAKE_TTWU)
 		sr_st_probe_cpu_loads(s, p, ev->cpu);

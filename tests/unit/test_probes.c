@@ -275,6 +275,14 @@ static void test_llc_scan(void **state)
 	/* before any balance the estimate is the whole LLC: 3 off */
 	assert_int_equal(f->s.probes.llc_scan_err[2], 1);
 	wakeup(f, 500005000, 0, 101, 0);
+	/* the next placement's select read nothing: the value is its estimate, no fact */
+	sw(f, 600000000, 0, 101, "wakee", 100, "waker");
+	waking(f, 700000000, 0, 101, "wakee", 0, 100, false);
+	srqf(f, 700001000, 0, 100, 101, WF_TTWU | WF_SYNC, 321, 123);
+	srqf_ret(f, 700004000, 0, 100, 0);
+	assert_int_equal(f->nr_placements, 2);
+	assert_int_equal(f->ctx.llc[2].nr_idle_scan, 1);
+	assert_true(f->ctx.llc[2].nr_idle_scan_estimated);
 	fx_free(f);
 
 	f = fx_probes(false);
@@ -294,7 +302,7 @@ static void test_llc_scan(void **state)
 	srqf_scan(f, 500001000, 0, 100, 101, 4, 4);
 	srqf_ret(f, 500004000, 0, 100, 0);
 	assert_int_equal(f->s.probes.llc_scan_err[0], 1);
-	assert_false(f->s.nr_idle_scan_known[f->topo.cpu[2].llc_id]);
+	assert_int_equal(f->s.nr_idle_scan_read[f->topo.cpu[2].llc_id], 0);
 	wakeup(f, 500005000, 0, 101, 0);
 	fx_free(f);
 }
