@@ -467,6 +467,12 @@ int sr_rec_probes_setup(struct rec *r)
 		const struct probe *p = &probes[i];
 
 		ret = create_one(r, p, &o);
+		if (ret == -EEXIST)
+			return sr_rec_fail(r, SR_EXIT_BAD_INPUT, ret, "--probes: an event %s/%s already "
+					   "exists and is not one of our kprobes (another tool's, an "
+					   "fprobe?): remove it (echo '-:%s/%s' >> "
+					   "/sys/kernel/tracing/dynamic_events) and record again",
+					   PROBE_SYSTEM, p->event, PROBE_SYSTEM, p->event);
 		if (ret && p->required)
 			return sr_rec_fail(r, SR_EXIT_BAD_INPUT, ret, "--probes: cannot probe %s (%s): "
 					   "a kernel with CONFIG_KPROBE_EVENTS and %s not inlined is "
