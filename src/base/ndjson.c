@@ -172,21 +172,35 @@ int sr_ndjson_write(struct sr_ndjson *w, const json_t *row)
 	return 0;
 }
 
+/* A piece that does not fit: flush first (a line may span a flush). */
+static __attribute__((noinline)) void put_slow(struct sr_ndjson *w, const char *s, size_t n)
+{
+	if (w->failed || !w->stage || make_room(w, n))
+		return;
+	memcpy(w->stage + w->stage_len, s, n);
+	w->stage_len += n;
+}
+
+/*
+ * yajl's print callback, ~200 calls a line: one test, then a byte store or
+ * a memcpy() in tail position, so nothing is saved or restored around it.
+ * A writer without a stage has no room and goes the slow way; one that
+ * failed may go on filling its stage, which is never written.
+ */
 void sr_ndjson_put(void *wp, const char *s, size_t n)
 {
 	struct sr_ndjson *w = wp;
+	size_t len = w->stage_len;
 
-	if (w->failed || !w->stage)
+	if (n > w->stage_size - len) {
+		put_slow(w, s, n);
 		return;
-	/* a line may span a flush: the stage is only a buffer before the sink */
-	if (n > w->stage_size - w->stage_len && make_room(w, n))
-		return;
-	/* most pieces are a separator or a quote: no libc call for those */
+	}
+	w->stage_len = len + n;
 	if (n == 1)
-		w->stage[w->stage_len] = *s;
-	else
-		memcpy(w->stage + w->stage_len, s, n);
-	w->stage_len += n;
+		w->stage[len] = *s;	/* most pieces: a separator or a quote */
+	else if (n)
+		memcpy(w->stage + len, s, n);
 }
 
 int sr_ndjson_end_line(struct sr_ndjson *w)
@@ -200,7 +214,7 @@ int sr_ndjson_end_line(struct sr_ndjson *w)
 
 int sr_ndjson_close(struct sr_ndjson *w)
 {
-	int ret = w->stage ? flush_stage(w) : 0;
+	int ret = w->stage && !w->failed ? flush_stage(w) : 0;
 
 	if (w->failed)
 		ret = -EIO;

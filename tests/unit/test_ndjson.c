@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -105,11 +106,38 @@ static void test_pieces_zstd(void **state)
 	free(expect);
 }
 
+/*
+ * A sink that fails (/dev/full: ENOSPC at the first flush): every later
+ * line says -EIO, piece by piece or whole, and close says it too.
+ */
+static void test_sink_full(void **state)
+{
+	struct sr_ndjson w;
+	int i, failed_at = -1;
+
+	(void)state;
+	if (access("/dev/full", W_OK))
+		skip();
+	assert_int_equal(sr_ndjson_open_by_name(&w, "/dev/full"), 0);
+	for (i = 0; i < 100 * LINES && failed_at < 0; i++) {
+		sr_ndjson_put(&w, "{\"wakeup\":1}", 12);
+		if (sr_ndjson_end_line(&w))
+			failed_at = i;
+	}
+	assert_true(failed_at > 1000);	/* the first stage's flush, not before */
+	for (i = 0; i < 3 * LINES; i++) {
+		sr_ndjson_put(&w, "{\"wakeup\":1}", 12);
+		assert_int_equal(sr_ndjson_end_line(&w), -EIO);
+	}
+	assert_int_equal(sr_ndjson_close(&w), -EIO);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pieces_plain),
 		cmocka_unit_test(test_pieces_zstd),
+		cmocka_unit_test(test_sink_full),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
