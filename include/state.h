@@ -774,6 +774,9 @@ struct sr_state {
 	struct sr_rq *rq_scratch;	/* nr_cpus: the policies' what-if runqueues */
 	struct sr_task *conc[SR_CONC_MAX];	/* placements held by flight.c */
 	int nr_conc;
+	/* flight.c: recent wakeup placements a CPU going idle may have raced */
+	struct sr_idle_watch { struct sr_task *p; uint64_t ts; } idle_watch[SR_CONC_MAX];
+	int nr_idle_watch;
 	struct sr_flips_fam *fam;	/* per wakee_flips family (src/state/flips.c) */
 	size_t nr_fam, cap_fam;
 };

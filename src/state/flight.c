@@ -141,3 +141,65 @@ void sr_st_conc_enqueued(struct sr_state *s, struct sr_task *q, int flight_cpu)
 		}
 	}
 }
+
+/*
+ * A CPU going idle: __schedule() dequeues the task and sets rq->curr to the
+ * idle task before it emits sched_switch, so another CPU's placement may
+ * have read it idle up to this long before the event says so (a few
+ * microseconds on bare metal; a vCPU its host stalls there stretches it).
+ */
+#define IDLE_SOON_NS	20000ULL
+
+/* After a wakeup's placement: watch for a CPU of its LLCs going idle right after. */
+void sr_st_idle_watch(struct sr_state *s, struct sr_task *p)
+{
+	int i, oldest = 0;
+
+	for (i = 0; i < s->nr_idle_watch; i++) {
+		if (s->idle_watch[i].ts < s->idle_watch[oldest].ts)
+			oldest = i;
+		if (s->idle_watch[i].p == p)
+			break;
+	}
+	if (i == s->nr_idle_watch && s->nr_idle_watch < SR_CONC_MAX)
+		s->nr_idle_watch++;
+	else if (i == s->nr_idle_watch)
+		i = oldest;	/* full: the oldest is the one least likely to race */
+	s->idle_watch[i] = (struct sr_idle_watch){ p, s->now };
+}
+
+/* May @cpu's idleness have moved @p's answers? It shares an LLC it could scan. */
+static bool idle_race(const struct sr_state *s, const struct sr_task *p, int cpu)
+{
+	const struct sr_topo *t = s->cfg.topo;
+
+	return sr_st_cpu_ok(s, p->pend_prev) && sr_st_cpu_ok(s, p->pend_cpu) &&
+	       (sr_cpus_share_cache(t, cpu, p->pend_prev) ||
+		sr_cpus_share_cache(t, cpu, p->pend_cpu));
+}
+
+/*
+ * @cpu's switch to idle is traced now: a held placement replayed within
+ * IDLE_SOON_NS before, whose wakeup is not done and whose answer is not
+ * @cpu, may have been made by a kernel that saw @cpu idle already.
+ */
+void sr_st_idle_soon(struct sr_state *s, int cpu)
+{
+	for (int i = 0; i < s->nr_idle_watch; i++) {
+		struct sr_idle_watch *w = &s->idle_watch[i];
+		struct sr_task *p = w->p;
+
+		if (!p->pending || p->pend_cls != SR_W_PLACED || !p->dec ||
+		    p->pend_placed_ts != w->ts || s->now > w->ts + IDLE_SOON_NS) {
+			s->idle_watch[i--] = s->idle_watch[--s->nr_idle_watch];
+			continue;
+		}
+		if (!idle_race(s, p, cpu))
+			continue;
+		for (int k = 0; k < s->cfg.nr_policies; k++)
+			if (p->dec[k].cpu != cpu) {
+				p->dec[k].depends |= SR_DEP_DECISION_TIME;
+				p->dec[k].determined = false;
+			}
+	}
+}

@@ -156,6 +156,9 @@ void sr_st_conc_hold(struct sr_state *s, struct sr_task *p, struct sr_brief *dec
 		     enum sr_wake_kind kind);
 void sr_st_conc_selected(struct sr_state *s, struct sr_task *p);
 void sr_st_conc_enqueued(struct sr_state *s, struct sr_task *q, int flight_cpu);
+/* A wakeup placed just now / @cpu traced going idle: the two may have raced (decision_time). */
+void sr_st_idle_watch(struct sr_state *s, struct sr_task *p);
+void sr_st_idle_soon(struct sr_state *s, int cpu);
 /* A wakeup completes: ev->target_cpu is the chosen CPU (the task's state is left as it is). */
 int sr_st_emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
 		      bool paired);

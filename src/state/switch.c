@@ -167,8 +167,10 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 	 */
 	sr_st_rq_doubt(s, ev->cpu, false, ev->next_pid == 0 && c->idle_mismatches >= 8 &&
 		       c->idle_mismatches * 20 >= c->switches);
-	if (ev->next_pid == 0)
+	if (ev->next_pid == 0) {
 		sr_st_update_idle_core(s, ev->cpu);
+		sr_st_idle_soon(s, ev->cpu);
+	}
 	return ret;
 }
 

@@ -197,6 +197,8 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 	probe_sync(s, p, waker, &ctx);
 	ret = s->cfg.hooks.placement(s->cfg.hooks.data, &ctx, *decp, &ref);
 	sr_st_conc_hold(s, p, *decp, kind);
+	if (kind == SR_WAKE_TTWU)
+		sr_st_idle_watch(s, p);
 	/*
 	 * 6.12+: a task that slept next to a runnable one may have stayed
 	 * queued (a delayed dequeue): then ttwu_runnable() kept it, no CPU

@@ -133,7 +133,7 @@ static void test_select_gap(void **state)
 	assert_false(f->last.dec[0].determined);
 	/* 100 sleeps again; woken with the selection 50 us after its sched_waking */
 	rewake_on_cpu1(f, 2030000);
-	sw(f, 2030010, 0, 300, SR_PS_SLEEPING, 0);
+	sw(f, 2030010, 0, 300, SR_PS_SLEEPING, 301);	/* a change, not to idle (flight.c) */
 	wakeup(f, 2030050, 1, 100, 1, 120);
 	assert_int_equal(f->nr_wakeups, 2);
 	assert_false(f->last.dec[0].depends & SR_DEP_DECISION_TIME);
