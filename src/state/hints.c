@@ -507,6 +507,24 @@ static bool busy_waker(const struct sr_state *s, const struct sr_task *waker, in
 }
 
 /*
+ * Neither answer was the kernel's, so its select_idle_sibling() took
+ * another path: whether a failed core scan there cleared has_idle_cores
+ * is unknown for the LLCs the answers targeted.  A set hint stays the
+ * guess, no longer a fact (until a CPU going idle sets it again).
+ */
+static void cores_unknown(struct sr_state *s, const struct sr_ref *r)
+{
+	for (int k = 0; k < 2; k++) {
+		int llc = r->scan_llc[k];
+
+		if (llc < 0 || !s->idle_cores_known[llc] || !s->idle_cores[llc])
+			continue;
+		s->idle_cores_known[llc] = false;
+		s->idle_cores_held[llc] = true;
+	}
+}
+
+/*
  * The kernel chose @cpu for @p's wakeup.  Of the reference's two answers,
  * the one that matched tells which WF_SYNC value the wakeup carried and
  * which hints select_idle_sibling() left.  When neither matched, only what
@@ -530,6 +548,7 @@ void sr_st_follow_ref(struct sr_state *s, struct sr_task *p, struct sr_task *wak
 	if (r->wide_factor && r->wide_alt_cpu >= 0)
 		weigh_wide(s, p, waker, r, cpu, m0 || m1);
 	if (!m0 && !m1) {
+		cores_unknown(s, r);
 		if (cpu != prev)
 			p->v.recent_used_cpu = cpu != waker_cpu && r->stores_prev ? prev : -1;
 		else if (prev == waker_cpu && busy_waker(s, waker, prev))

@@ -115,6 +115,30 @@ static void test_idle_cores_sticky(void **state)
 	fx_free(f);
 }
 
+/* Neither answer was the kernel's: a set hint its scan may have cleared is a guess now. */
+static void test_idle_cores_missed(void **state)
+{
+	struct fx *f = fx_new();
+
+	sw(f, 1000, 0, 0, "", 100, "a");
+	sw(f, 1000, 1, 0, "", 101, "b");
+	sw(f, 1000, 2, 0, "", 102, "c");
+	sw(f, 2000, 1, 101, "b", 0, "");
+	sw(f, 3000, 0, 100, "a", 0, "");	/* 0 and 1 idle: set, known */
+	sw(f, 4000, 0, 0, "", 104, "e");
+	f->next_ref = (struct sr_ref){ .valid = true, .cpu = { 1, 1 }, .recent_used_cpu = { -1, -1 },
+		.cleared_idle_cores = { -1, -1 }, .scan_llc = { 0, 0 } };
+	waking(f, 5000, 2, 101, "b", 1, 102, false);
+	wakeup(f, 5100, 2, 101, 3);		/* the kernel's: CPU 3 */
+	assert_false(f->s.idle_cores_known[0]);
+	sw(f, 5200, 3, 0, "", 101, "b");
+	sw(f, 5300, 3, 101, "b", 0, "");
+	waking(f, 6000, 2, 101, "b", 3, 102, false);
+	assert_true(f->ctx.llc[0].has_idle_cores);	/* the guess: as it was */
+	assert_true(f->ctx.llc[0].idle_cores_unknown);	/* ... a dependency */
+	fx_free(f);
+}
+
 /* idle_stamp: stamped on the way to idle, cleared by a wakeup onto the CPU, not by a fork. */
 static void test_idle_stamp(void **state)
 {
@@ -570,6 +594,7 @@ int main(void)
 		cmocka_unit_test(test_percpu_kthread_names),
 		cmocka_unit_test(test_pinned_wakee),
 		cmocka_unit_test(test_idle_cores_sticky),
+		cmocka_unit_test(test_idle_cores_missed),
 		cmocka_unit_test(test_idle_stamp),
 		cmocka_unit_test(test_follow_reference),
 		cmocka_unit_test(test_reference_missed),
