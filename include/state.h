@@ -729,8 +729,6 @@ struct sr_state {
 	uint64_t *nr_idle_scan_ts;	/* 0: never computed */
 	uint64_t *nr_idle_scan_read;	/* when a probe last read it (0: not since the
 					 * balancer's last update) */
-	uint64_t scan_read_since;	/* the placement's select_task_rq_fair() probe: a
-					 * budget read since is the kernel's (UINT64_MAX: none) */
 	bool *llc_idle_core;		/* by llc_id: an idle core now ... */
 	bool *llc_idle_core_valid;	/* ... still true of its runqueues (sr_st_rq_touched()) */
 	uint64_t decay_dt;		/* the last CPU decay computed: y^decay_dt */

@@ -69,6 +69,9 @@ static int decide_once(const struct sr_policy *pol, const struct sr_wake_ctx *ct
 	return pol->ops->select_task_rq(pol, &c, d);
 }
 
+/* Inputs every answer depends on when the context lacks them, whatever decided it. */
+#define SR_DEP_ANY_ANSWER	(SR_DEP_LOST_EVENTS | SR_DEP_DECISION_TIME | SR_DEP_KERNEL_PATCHES)
+
 /* An RT/DL/stop wakee: select_task_rq() asks its own class, which is not modelled. */
 static int not_fair(struct sr_decision *d, bool quiet)
 {
@@ -84,9 +87,6 @@ static int not_fair(struct sr_decision *d, bool quiet)
  * (and select_task_rq_rt()/_stop() of every era return task_cpu(p) for
  * one): an RT or stop wakee bound to its CPU, such as migration/N, stays.
  */
-/* Inputs every answer depends on when the context lacks them, whatever decided it. */
-#define SR_DEP_ANY_ANSWER	(SR_DEP_LOST_EVENTS | SR_DEP_DECISION_TIME | SR_DEP_KERNEL_PATCHES)
-
 static int pinned_not_fair(const struct sr_wake_ctx *ctx, struct sr_decision *d, bool quiet)
 {
 	struct sr_step *s;

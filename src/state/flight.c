@@ -150,22 +150,33 @@ void sr_st_conc_enqueued(struct sr_state *s, struct sr_task *q, int flight_cpu)
  */
 #define IDLE_SOON_NS	20000ULL
 
-/* After a wakeup's placement: watch for a CPU of its LLCs going idle right after. */
+/* A watched placement since replaced, done, or too old to have raced. */
+static bool watch_over(const struct sr_state *s, const struct sr_idle_watch *w)
+{
+	const struct sr_task *p = w->p;
+
+	return !p->pending || p->pend_cls != SR_W_PLACED || !p->dec ||
+	       p->pend_placed_ts != w->ts || s->now > w->ts + IDLE_SOON_NS;
+}
+
+static void watch_prune(struct sr_state *s)
+{
+	for (int i = 0; i < s->nr_idle_watch; i++)
+		if (watch_over(s, &s->idle_watch[i]))
+			s->idle_watch[i--] = s->idle_watch[--s->nr_idle_watch];
+}
+
+/*
+ * After a wakeup's placement: watch for a CPU of its LLCs going idle right
+ * after.  More than SR_CONC_MAX placements within IDLE_SOON_NS: the newest
+ * replaces the last slot.
+ */
 void sr_st_idle_watch(struct sr_state *s, struct sr_task *p)
 {
-	int i, oldest = 0;
-
-	for (i = 0; i < s->nr_idle_watch; i++) {
-		if (s->idle_watch[i].ts < s->idle_watch[oldest].ts)
-			oldest = i;
-		if (s->idle_watch[i].p == p)
-			break;
-	}
-	if (i == s->nr_idle_watch && s->nr_idle_watch < SR_CONC_MAX)
+	watch_prune(s);
+	if (s->nr_idle_watch < SR_CONC_MAX)
 		s->nr_idle_watch++;
-	else if (i == s->nr_idle_watch)
-		i = oldest;	/* full: the oldest is the one least likely to race */
-	s->idle_watch[i] = (struct sr_idle_watch){ p, s->now };
+	s->idle_watch[s->nr_idle_watch - 1] = (struct sr_idle_watch){ p, s->now };
 }
 
 /* May @cpu's idleness have moved @p's answers? It shares an LLC it could scan. */
@@ -185,15 +196,10 @@ static bool idle_race(const struct sr_state *s, const struct sr_task *p, int cpu
  */
 void sr_st_idle_soon(struct sr_state *s, int cpu)
 {
+	watch_prune(s);
 	for (int i = 0; i < s->nr_idle_watch; i++) {
-		struct sr_idle_watch *w = &s->idle_watch[i];
-		struct sr_task *p = w->p;
+		struct sr_task *p = s->idle_watch[i].p;
 
-		if (!p->pending || p->pend_cls != SR_W_PLACED || !p->dec ||
-		    p->pend_placed_ts != w->ts || s->now > w->ts + IDLE_SOON_NS) {
-			s->idle_watch[i--] = s->idle_watch[--s->nr_idle_watch];
-			continue;
-		}
 		if (!idle_race(s, p, cpu))
 			continue;
 		for (int k = 0; k < s->cfg.nr_policies; k++)

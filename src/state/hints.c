@@ -269,8 +269,11 @@ static bool scan_read(const struct sr_state *s, int llc, uint64_t since)
 	return s->nr_idle_scan_read[llc] && s->nr_idle_scan_read[llc] >= since;
 }
 
-/* One LLC's hints (@llc: its first CPU, llc_id), copied to its CPUs. */
-static void fill_llc(struct sr_state *s, int llc)
+/*
+ * One LLC's hints (@llc: its first CPU, llc_id), copied to its CPUs; a
+ * budget a probe read at or after @since (the placement's own select) is a fact.
+ */
+static void fill_llc(struct sr_state *s, int llc, uint64_t since)
 {
 	const struct sr_topo *t = s->cfg.topo;
 	bool known = s->idle_cores_known[llc];
@@ -286,7 +289,7 @@ static void fill_llc(struct sr_state *s, int llc)
 					   s->llc_idle_core[llc];
 		s->llc[c].idle_cores_unknown = !known;
 		s->llc[c].nr_idle_scan = s->nr_idle_scan[llc];
-		s->llc[c].nr_idle_scan_estimated = !scan_read(s, llc, s->scan_read_since);
+		s->llc[c].nr_idle_scan_estimated = !scan_read(s, llc, since);
 	}
 }
 
@@ -295,7 +298,7 @@ static void fill_llc(struct sr_state *s, int llc)
  * idle-core hint and the copies to the CPUs only for the LLCs of @a and @b
  * (@a < 0: all), the ones the placement reads: O(LLCs + CPUs read).
  */
-void sr_st_fill_llc_hints(struct sr_state *s, int a, int b)
+void sr_st_fill_llc_hints(struct sr_state *s, int a, int b, uint64_t since)
 {
 	const struct sr_topo *t = s->cfg.topo;
 	bool overloaded = s->nr_overloaded > 0;	/* some CPU has nr_running >= 2 */
@@ -303,12 +306,12 @@ void sr_st_fill_llc_hints(struct sr_state *s, int a, int b)
 		update_nr_idle_scan(s, s->llcs[i], overloaded);
 	if (a < 0) {
 		for (int i = 0; i < s->nr_llcs; i++)
-			fill_llc(s, s->llcs[i]);
+			fill_llc(s, s->llcs[i], since);
 		return;
 	}
-	fill_llc(s, t->cpu[a].llc_id);
+	fill_llc(s, t->cpu[a].llc_id, since);
 	if (t->cpu[b].llc_id != t->cpu[a].llc_id)
-		fill_llc(s, t->cpu[b].llc_id);
+		fill_llc(s, t->cpu[b].llc_id, since);
 }
 
 /* ------------------------------------------------------------ idle_stamp */

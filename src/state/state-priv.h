@@ -177,7 +177,8 @@ int sr_st_percpu_kthread_cpu(const char *comm);
 /* Keep @t's comm, and whether it names a per-CPU kthread. */
 void sr_st_set_comm(struct sr_state *s, struct sr_task *t, const char *comm);
 void sr_st_update_idle_core(struct sr_state *s, int cpu);
-void sr_st_fill_llc_hints(struct sr_state *s, int a, int b);
+/* @since: the placement's select_task_rq_fair() probe (UINT64_MAX: none) */
+void sr_st_fill_llc_hints(struct sr_state *s, int a, int b, uint64_t since);
 /* hints.c: a probe read @cpu's LLC budget @scan from a domain of @span CPUs. */
 void sr_st_llc_scan_seen(struct sr_state *s, int cpu, int span, int scan);
 /* rq->idle_stamp of @cpu: stamped at @ts on the way to idle, or cleared. */

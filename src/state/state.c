@@ -278,7 +278,6 @@ int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg)
 	s->nr_idle_scan = calloc(cfg->nr_cpus, sizeof(*s->nr_idle_scan));
 	s->nr_idle_scan_ts = calloc(cfg->nr_cpus, sizeof(*s->nr_idle_scan_ts));
 	s->nr_idle_scan_read = calloc(cfg->nr_cpus, sizeof(*s->nr_idle_scan_read));
-	s->scan_read_since = UINT64_MAX;
 	s->llcs = calloc(cfg->nr_cpus, sizeof(*s->llcs));
 	for (int c = 0; s->llc && c < cfg->nr_cpus; c++)
 		s->llc[c].nr_idle_scan = -1;

@@ -110,7 +110,8 @@ static void probe_sync(struct sr_state *s, struct sr_task *p, struct sr_task *wa
  * (find_idlest_group()).  The same in every mode, so that explain and
  * analyze compute one answer.
  */
-static void refresh(struct sr_state *s, enum sr_wake_kind kind, int this_cpu, int prev)
+static void refresh(struct sr_state *s, enum sr_wake_kind kind, int this_cpu, int prev,
+		    uint64_t since)
 {
 	const struct sr_topo *t = s->cfg.topo;
 	int c;
@@ -119,7 +120,7 @@ static void refresh(struct sr_state *s, enum sr_wake_kind kind, int this_cpu, in
 	    !sr_st_cpu_ok(s, this_cpu)) {
 		sr_st_cpu_advance_all(s);
 		sr_st_groups_fill(s);
-		sr_st_fill_llc_hints(s, -1, -1);
+		sr_st_fill_llc_hints(s, -1, -1, since);
 		return;
 	}
 	sr_for_each_cpu(c, &t->cpu[this_cpu].llc)
@@ -127,7 +128,7 @@ static void refresh(struct sr_state *s, enum sr_wake_kind kind, int this_cpu, in
 	if (t->cpu[prev].llc_id != t->cpu[this_cpu].llc_id)
 		sr_for_each_cpu(c, &t->cpu[prev].llc)
 			sr_st_cpu_advance(s, c, s->now);
-	sr_st_fill_llc_hints(s, this_cpu, prev);
+	sr_st_fill_llc_hints(s, this_cpu, prev, since);
 }
 
 /*
@@ -164,8 +165,7 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 			return -ENOMEM;
 	}
 	p->pend_placed_ts = s->now;
-	s->scan_read_since = p->probe.valid ? p->probe.ts : UINT64_MAX;
-	refresh(s, kind, ev->cpu, prev);
+	refresh(s, kind, ev->cpu, prev, p->probe.valid ? p->probe.ts : UINT64_MAX);
 	if (kind == SR_WAKE_TTWU)
 		sr_st_probe_cpu_loads(s, p, ev->cpu);
 	/* the family share of both counts: a replay ahead of the probe's record_wakee() needs it */
