@@ -212,11 +212,13 @@ enum sr_dep {
 #define SR_NR_DEPS	17
 
 /* Tasks sharing one count of wakee_flips from before the trace (src/state/flips.c). */
+#define SR_FAM_B_MAX	63		/* the candidates for B a family's lessons score */
 struct sr_flips_fam {
 	unsigned int base;		/* lower bound on that count, B */
 	unsigned int far_need;		/* least B the lessons past the factor needed */
 	unsigned int far_count;		/* ... how many such lessons (members in turn) */
 	int far_pid;			/* the member of the last one */
+	uint16_t score[SR_FAM_B_MAX + 1];	/* wake_wide() lessons each candidate B agrees with */
 };
 
 /* Everything a model may read about one wakeup. */

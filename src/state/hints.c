@@ -485,6 +485,9 @@ static void weigh_wide(struct sr_state *s, struct sr_task *p, struct sr_task *wa
 		return;
 	/* 1: the wide answer alone matched; 0: the other one */
 	k = primary_matched == r->primary_wide;
+	/* a family whose lessons agree on its inherited count takes that count */
+	if (sr_st_flips_weigh(s, p, waker, r->wide_factor, k))
+		return;
 	if (++w[k] + w[!k] > 16) {
 		w[0] >>= 1;
 		w[1] >>= 1;

@@ -171,6 +171,8 @@ void sr_st_flips_halved(struct sr_task *t);
 void sr_st_flips_inherit(struct sr_state *s, struct sr_task *child, struct sr_task *parent);
 void sr_st_flips_pinned(struct sr_task *t);
 void sr_st_flips_at_least(struct sr_state *s, struct sr_task *t, unsigned int n);
+bool sr_st_flips_weigh(struct sr_state *s, struct sr_task *p, struct sr_task *waker,
+		       unsigned int factor, bool wide);
 
 /* hints.c: the kernel's hints */
 int sr_st_percpu_kthread_cpu(const char *comm);

@@ -406,6 +406,45 @@ static void test_wide_lesson_reaches_siblings(void **state)
 }
 
 /*
+ * The same lessons through sr_state_event(), from a parent that has flipped
+ * 40 times: B of 4 to 14 makes each wakeup wide, so the family's score
+ * takes the least of them after four.
+ */
+static void test_wide_lessons_scored(void **state)
+{
+	struct fx *f = fx_new();
+	int fam;
+
+	sw(f, 1000, 0, 0, "", 100, "parent");
+	for (int i = 0; i < 5; i++) {
+		int pid = 201 + i;
+		uint64_t t = 2000 + 1000 * (uint64_t)i;
+
+		ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = t, .cpu = 0, .pid = 100,
+					 .child_pid = pid, .common_pid = -1 });
+		sw(f, t + 20, 2, 0, "", pid, "recv");
+		sw(f, t + 30, 2, pid, "recv", 0, "");
+	}
+	sr_state_task(&f->s, 100)->v.wakee_flips += 40;
+	fam = sr_state_task(&f->s, 201)->flips_fam;
+	for (int i = 0; i < 4; i++) {
+		int pid = 201 + i;
+		uint64_t t = 10000 + 1000 * (uint64_t)i;
+
+		f->next_ref = wide_ref(0, 2, false);
+		waking(f, t, 0, pid, "recv", 2, 100, false);
+		wakeup(f, t + 100, 0, pid, 2);
+	}
+	assert_int_equal(f->s.fam[fam].score[0], 0);
+	assert_int_equal(f->s.fam[fam].score[4], 4);
+	assert_int_equal(f->s.fam[fam].score[15], 0);
+	assert_int_equal(f->s.fam[fam].base, 4);
+	waking(f, 20000, 0, 205, "recv", 2, 100, false);
+	assert_int_equal(f->p.wakee_flips, 4);
+	fx_free(f);
+}
+
+/*
  * A lesson that needs B past the factor (from a member that decayed since)
  * moves B only once five members in turn needed it, then to the least need.
  */
@@ -438,6 +477,60 @@ static void test_far_lessons_agree(void **state)
 	assert_int_equal(f->s.fam[fam].base, 8);	/* the least of the five needs */
 	sr_st_flips_sync(&f->s, c[6]);
 	assert_int_equal(c[6]->v.wakee_flips, 8 >> 2);
+	fx_free(f);
+}
+
+/*
+ * The candidates for a family's inherited count, scored by wake_wide()
+ * outcomes at the counts of their moment (factor 4: wide iff the slave's
+ * count is at least 4 and the master's at least 4 times it).  Narrow
+ * outcomes while the master had 20 flips, then wide ones at 100: only a B
+ * of 7 or more agrees with both, and it is taken once it beats 0 by 4
+ * lessons; wide outcomes at 20 then bring it down to 4.
+ */
+static void set_own(struct sr_task *t, unsigned int own)
+{
+	t->v.wakee_flips = own + t->flips_applied;
+}
+
+static void test_family_count_scored(void **state)
+{
+	struct fx *f = fx_new();
+	struct sr_task *slave, *master;
+	int fam;
+
+	sw(f, 1000, 0, 0, "", 100, "recorder");
+	for (int i = 0; i < 2; i++)
+		ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = 2000 + (uint64_t)i, .cpu = 0,
+					 .pid = 100, .child_pid = 300 + i, .common_pid = -1 });
+	slave = sr_state_task(&f->s, 300);
+	master = sr_state_task(&f->s, 301);
+	fam = slave->flips_fam;
+	assert_true(fam >= 0);
+	assert_int_equal(master->flips_fam, fam);
+	set_own(slave, 0);
+	set_own(master, 20);
+	for (int i = 0; i < 4; i++)	/* every candidate outside 4..6 agrees: no choice */
+		assert_false(sr_st_flips_weigh(&f->s, slave, master, 4, false));
+	set_own(master, 100);
+	for (int i = 0; i < 3; i++)	/* 4..33 agree: 7..33 lead 0 by 1, 2, 3 */
+		assert_false(sr_st_flips_weigh(&f->s, slave, master, 4, true));
+	assert_true(sr_st_flips_weigh(&f->s, slave, master, 4, true));
+	assert_int_equal(f->s.fam[fam].base, 7);	/* the least of the leaders */
+	assert_int_equal(slave->v.wakee_flips, 7);
+	assert_int_equal(master->v.wakee_flips, 107);
+	set_own(master, 20);
+	for (int i = 0; i < 8; i++)
+		sr_st_flips_weigh(&f->s, slave, master, 4, true);
+	assert_int_equal(f->s.fam[fam].base, 4);	/* down, as 4..6 now lead */
+	assert_int_equal(slave->v.wakee_flips, 4);
+	assert_int_equal(master->v.wakee_flips, 24);
+	/* a lesson between tasks of no family is left to the lower-bound lessons */
+	sw(f, 9000, 1, 0, "", 400, "loner");
+	sw(f, 9000, 2, 0, "", 401, "loner");
+	assert_int_equal(sr_state_task(&f->s, 400)->flips_fam, -1);
+	assert_false(sr_st_flips_weigh(&f->s, sr_state_task(&f->s, 400), sr_state_task(&f->s, 401),
+				       4, true));
 	fx_free(f);
 }
 
@@ -607,6 +700,8 @@ int main(void)
 		cmocka_unit_test(test_wide_lesson_reaches_siblings),
 		cmocka_unit_test(test_flips_pinned_no_family),
 		cmocka_unit_test(test_far_lessons_agree),
+		cmocka_unit_test(test_family_count_scored),
+		cmocka_unit_test(test_wide_lessons_scored),
 		cmocka_unit_test(test_nr_idle_scan_start),
 		cmocka_unit_test(test_nr_idle_scan_learnt),
 		cmocka_unit_test(test_nr_idle_scan),
