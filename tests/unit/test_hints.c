@@ -360,19 +360,11 @@ static void test_flips_bounds(void **state)
 	assert_int_equal(w.wakee_flips_max, 8);
 }
 
-/*
- * Children forked from a task older than the trace share its unknown
- * wakee_flips (dup_task_struct()): the name's lesson that wake_wide() was
- * true raises that shared count, so a sibling woken for the first time reads
- * it too — hackbench's receivers, forked together, woken in a burst by their
- * parent.  A task a probe pinned is in no family.
- */
-static void test_wide_lesson_reaches_siblings(void **state)
+/* Parent 100 on CPU 0 forks receivers 201.. that ran once on CPU 2 and sleep. */
+static void fork_receivers(struct fx *f, int n)
 {
-	struct fx *f = fx_new();
-
 	sw(f, 1000, 0, 0, "", 100, "parent");
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < n; i++) {
 		int pid = 201 + i;
 		uint64_t t = 2000 + 1000 * (uint64_t)i;
 
@@ -384,11 +376,12 @@ static void test_wide_lesson_reaches_siblings(void **state)
 		sw(f, t + 20, 2, 0, "", pid, "recv");
 		sw(f, t + 30, 2, pid, "recv", 0, "");
 	}
-	assert_true(sr_state_task(&f->s, 201)->flips_fam >= 0);
-	assert_int_equal(sr_state_task(&f->s, 201)->flips_fam,
-			 sr_state_task(&f->s, 100)->flips_fam);
-	/* four wakees of the name: only the wide answer (prev, CPU 2) was the kernel's */
-	for (int i = 0; i < 4; i++) {
+}
+
+/* The parent wakes receivers 201..200+@n; only the wide answer (prev, CPU 2) is the kernel's. */
+static void wide_lessons(struct fx *f, int n)
+{
+	for (int i = 0; i < n; i++) {
 		int pid = 201 + i;
 		uint64_t t = 10000 + 1000 * (uint64_t)i;
 
@@ -396,6 +389,25 @@ static void test_wide_lesson_reaches_siblings(void **state)
 		waking(f, t, 0, pid, "recv", 2, 100, false);
 		wakeup(f, t + 100, 0, pid, 2);
 	}
+}
+
+/*
+ * Children forked from a task older than the trace share its unknown
+ * wakee_flips (dup_task_struct()): the name's lesson that wake_wide() was
+ * true raises that shared count, so a sibling woken for the first time reads
+ * it too — hackbench's receivers, forked together, woken in a burst by their
+ * parent.  A task a probe pinned is in no family.
+ */
+static void test_wide_lesson_reaches_siblings(void **state)
+{
+	struct fx *f = fx_new();
+
+	fork_receivers(f, 6);
+	assert_true(sr_state_task(&f->s, 201)->flips_fam >= 0);
+	assert_int_equal(sr_state_task(&f->s, 201)->flips_fam,
+			 sr_state_task(&f->s, 100)->flips_fam);
+	/* four wakees of the name: only the wide answer (prev, CPU 2) was the kernel's */
+	wide_lessons(f, 4);
 	assert_true(sr_state_task(&f->s, 204)->v.wakee_flips >= 4);
 	/* its own three flips (the first wakee taken as its last_wakee) and the family's four */
 	assert_int_equal(sr_state_task(&f->s, 100)->v.wakee_flips, 3 + 4);
@@ -415,26 +427,10 @@ static void test_wide_lessons_scored(void **state)
 	struct fx *f = fx_new();
 	int fam;
 
-	sw(f, 1000, 0, 0, "", 100, "parent");
-	for (int i = 0; i < 5; i++) {
-		int pid = 201 + i;
-		uint64_t t = 2000 + 1000 * (uint64_t)i;
-
-		ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = t, .cpu = 0, .pid = 100,
-					 .child_pid = pid, .common_pid = -1 });
-		sw(f, t + 20, 2, 0, "", pid, "recv");
-		sw(f, t + 30, 2, pid, "recv", 0, "");
-	}
+	fork_receivers(f, 5);
 	sr_state_task(&f->s, 100)->v.wakee_flips += 40;
 	fam = sr_state_task(&f->s, 201)->flips_fam;
-	for (int i = 0; i < 4; i++) {
-		int pid = 201 + i;
-		uint64_t t = 10000 + 1000 * (uint64_t)i;
-
-		f->next_ref = wide_ref(0, 2, false);
-		waking(f, t, 0, pid, "recv", 2, 100, false);
-		wakeup(f, t + 100, 0, pid, 2);
-	}
+	wide_lessons(f, 4);
 	assert_int_equal(f->s.fam[fam].score[0], 0);
 	assert_int_equal(f->s.fam[fam].score[4], 4);
 	assert_int_equal(f->s.fam[fam].score[15], 0);
