@@ -212,6 +212,16 @@ enum sr_dep {
 #define SR_NR_DEPS	17
 
 /* Tasks sharing one count of wakee_flips from before the trace (src/state/flips.c). */
+/* SIS_UTIL's budget of one LLC (src/state/hints.c). */
+struct sr_llc_scan {
+	int value;			/* sd_llc_shared->nr_idle_scan, -1: none */
+	uint64_t ts;			/* when last computed, 0: never */
+	uint64_t read;			/* when a probe last read it (0: not since the
+					 * balancer's last update) */
+	uint64_t idle_ns;		/* its CPUs' idle time since ts, summed */
+	uint64_t idle_to;		/* ... counted up to here */
+};
+
 #define SR_FAM_B_MAX	63		/* the candidates for B a family's lessons score */
 struct sr_flips_fam {
 	unsigned int base;		/* lower bound on that count, B */
@@ -726,11 +736,8 @@ struct sr_state {
 	/* ... cleared by a scan the kernel may have skipped (SIS_UTIL's budget 0): the
 	 * value, unconfirmed, is still the estimate */
 	bool *idle_cores_held;
-	/* per LLC: sd_llc_shared->nr_idle_scan as the load balancer last left it */
-	int *nr_idle_scan;
-	uint64_t *nr_idle_scan_ts;	/* 0: never computed */
-	uint64_t *nr_idle_scan_read;	/* when a probe last read it (0: not since the
-					 * balancer's last update) */
+	/* per LLC (by llc_id): sd_llc_shared->nr_idle_scan as the balancer last left it */
+	struct sr_llc_scan *scan;
 	bool *llc_idle_core;		/* by llc_id: an idle core now ... */
 	bool *llc_idle_core_valid;	/* ... still true of its runqueues (sr_st_rq_touched()) */
 	uint64_t decay_dt;		/* the last CPU decay computed: y^decay_dt */

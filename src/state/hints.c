@@ -211,29 +211,29 @@ static void update_nr_idle_scan(struct sr_state *s, int llc, bool overloaded)
 	int c;
 
 	if (!sd) {
-		s->nr_idle_scan[llc] = -1;
+		s->scan[llc].value = -1;
 		return;
 	}
-	if (!s->nr_idle_scan_ts[llc]) {
+	if (!s->scan[llc].ts) {
 		/*
 		 * The trace starts: the budget is what the last balance before it
 		 * computed, most often on a machine quieter than the workload
 		 * recorded — the whole LLC, as for a util of 0 (make fidelity:
 		 * +109 placements on 6.1, +49 on 6.12 over a budget of 0).
 		 */
-		s->nr_idle_scan_ts[llc] = s->first_ts ? s->first_ts : s->now;
-		s->nr_idle_scan[llc] = (int)sd->span_weight;
+		s->scan[llc].ts = s->first_ts ? s->first_ts : s->now;
+		s->scan[llc].value = (int)sd->span_weight;
 	}
-	if (!llc_balanced_since(s, sd, s->nr_idle_scan_ts[llc], overloaded))
+	if (!llc_balanced_since(s, sd, s->scan[llc].ts, overloaded))
 		return;
 	sr_for_each_cpu(c, &sd->span) {
 		sr_st_cpu_advance(s, c, s->now);
 		sum += cpu_util_cfs(&s->rq[c]);
 	}
-	s->nr_idle_scan[llc] = sr_update_idle_cpu_scan((unsigned long)sum, (int)sd->span_weight,
+	s->scan[llc].value = sr_update_idle_cpu_scan((unsigned long)sum, (int)sd->span_weight,
 						       (int)sd->imbalance_pct, NULL);
-	s->nr_idle_scan_ts[llc] = s->now;
-	s->nr_idle_scan_read[llc] = 0;
+	s->scan[llc].ts = s->now;
+	s->scan[llc].read = 0;
 }
 
 /*
@@ -252,21 +252,21 @@ void sr_st_llc_scan_seen(struct sr_state *s, int cpu, int span, int scan)
 		return;
 	llc = s->cfg.topo->cpu[cpu].llc_id;
 	/* as the last placement left it (before any, update_nr_idle_scan()'s start) */
-	est = s->nr_idle_scan_ts[llc] ? s->nr_idle_scan[llc] : span;
+	est = s->scan[llc].ts ? s->scan[llc].value : span;
 	off = est > scan ? est - scan : scan - est;
 	s->probes.llc_scans++;
 	s->probes.llc_scan_err[off == 0 ? 0 : off <= 2 ? 1 : 2]++;
 	if (s->cfg.probes_measure_only)
 		return;
-	s->nr_idle_scan[llc] = scan;
-	s->nr_idle_scan_ts[llc] = s->now;
-	s->nr_idle_scan_read[llc] = s->now;
+	s->scan[llc].value = scan;
+	s->scan[llc].ts = s->now;
+	s->scan[llc].read = s->now;
 }
 
 /* Read inside the placement's own select_task_rq_fair() (at or after @since): a fact. */
 static bool scan_read(const struct sr_state *s, int llc, uint64_t since)
 {
-	return s->nr_idle_scan_read[llc] && s->nr_idle_scan_read[llc] >= since;
+	return s->scan[llc].read && s->scan[llc].read >= since;
 }
 
 /*
@@ -288,7 +288,7 @@ static void fill_llc(struct sr_state *s, int llc, uint64_t since)
 		s->llc[c].has_idle_cores = known || s->idle_cores_held[llc] ? s->idle_cores[llc] :
 					   s->llc_idle_core[llc];
 		s->llc[c].idle_cores_unknown = !known;
-		s->llc[c].nr_idle_scan = s->nr_idle_scan[llc];
+		s->llc[c].nr_idle_scan = s->scan[llc].value;
 		s->llc[c].nr_idle_scan_estimated = !scan_read(s, llc, since);
 	}
 }
@@ -430,17 +430,17 @@ static void follow_scan(struct sr_state *s, const struct sr_ref *r, int cpu, boo
 		if (llc < 0 || (m0 && m1 && k) || scan_read(s, llc, since))
 			continue;
 		if (cpu == r->full_scan_cpu[k] && cpu != r->cpu[k]) {
-			s->nr_idle_scan[llc] = r->full_scan_budget[k];
+			s->scan[llc].value = r->full_scan_budget[k];
 			return;
 		}
 		if (r->no_scan_cpu[k] < 0)
 			continue;
 		if (cpu == r->no_scan_cpu[k] && cpu != r->cpu[k]) {
-			s->nr_idle_scan[llc] = r->no_scan_budget[k];
+			s->scan[llc].value = r->no_scan_budget[k];
 			return;
 		}
-		if (cpu == r->cpu[k] && !s->nr_idle_scan[llc]) {
-			s->nr_idle_scan[llc] = sr_llc_size(s->cfg.topo, llc);
+		if (cpu == r->cpu[k] && !s->scan[llc].value) {
+			s->scan[llc].value = sr_llc_size(s->cfg.topo, llc);
 			return;
 		}
 	}

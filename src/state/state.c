@@ -275,16 +275,14 @@ int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg)
 	s->llc_idle_core = calloc(cfg->nr_cpus, sizeof(*s->llc_idle_core));
 	s->llc_idle_core_valid = calloc(cfg->nr_cpus, sizeof(*s->llc_idle_core_valid));
 	s->one_cpu = calloc(cfg->nr_cpus, sizeof(*s->one_cpu));
-	s->nr_idle_scan = calloc(cfg->nr_cpus, sizeof(*s->nr_idle_scan));
-	s->nr_idle_scan_ts = calloc(cfg->nr_cpus, sizeof(*s->nr_idle_scan_ts));
-	s->nr_idle_scan_read = calloc(cfg->nr_cpus, sizeof(*s->nr_idle_scan_read));
+	s->scan = calloc(cfg->nr_cpus, sizeof(*s->scan));
 	s->llcs = calloc(cfg->nr_cpus, sizeof(*s->llcs));
 	for (int c = 0; s->llc && c < cfg->nr_cpus; c++)
 		s->llc[c].nr_idle_scan = -1;
 	if (!s->rq || !s->rq_scratch || !s->cpu || !s->llc || !s->idle_cores || !s->idle_cores_known ||
 	    !s->idle_cores_held ||
 	    !s->llc_idle_core || !s->llc_idle_core_valid ||
-	    !s->one_cpu || !s->nr_idle_scan || !s->nr_idle_scan_ts || !s->nr_idle_scan_read ||
+	    !s->one_cpu || !s->scan ||
 	    !s->llcs ||
 	    sr_pidtab_init(&s->tasks, sizeof(struct sr_task_slot)) ||
 	    sr_pidtab_init(&s->sync_by_comm, sizeof(struct sr_comm_sync))) {
@@ -339,9 +337,7 @@ void sr_state_fini(struct sr_state *s)
 	free(s->idle_cores_known);
 	free(s->idle_cores_held);
 	free(s->one_cpu);
-	free(s->nr_idle_scan);
-	free(s->nr_idle_scan_ts);
-	free(s->nr_idle_scan_read);
+	free(s->scan);
 	free(s->llcs);
 	free(s->fam);
 	free(s->llc_idle_core);

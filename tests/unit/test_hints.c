@@ -613,13 +613,13 @@ static void test_nr_idle_scan_learnt(void **state)
 	f->next_ref = scan_ref(2, -1, 0, 3, 2);
 	waking(f, 3000, 0, 101, "wakee", 3, 100, false);
 	wakeup(f, 3100, 0, 101, 3);
-	assert_int_equal(f->s.nr_idle_scan[0], 2);
+	assert_int_equal(f->s.scan[0].value, 2);
 	sw(f, 3200, 3, 0, "", 101, "wakee");
 	sw(f, 4000, 3, 101, "wakee", 0, "");
 	f->next_ref = scan_ref(1, 3, 1, -1, 0);
 	waking(f, 5000, 0, 101, "wakee", 3, 100, false);
 	wakeup(f, 5100, 0, 101, 3);
-	assert_int_equal(f->s.nr_idle_scan[0], 1);
+	assert_int_equal(f->s.scan[0].value, 1);
 	sw(f, 5200, 3, 0, "", 101, "wakee");
 	sw(f, 5300, 3, 101, "wakee", 0, "");
 	waking(f, 6000, 0, 101, "wakee", 3, 100, false);

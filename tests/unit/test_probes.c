@@ -302,7 +302,7 @@ static void test_llc_scan(void **state)
 	srqf_scan(f, 500001000, 0, 100, 101, 4, 4);
 	srqf_ret(f, 500004000, 0, 100, 0);
 	assert_int_equal(f->s.probes.llc_scan_err[0], 1);
-	assert_int_equal(f->s.nr_idle_scan_read[f->topo.cpu[2].llc_id], 0);
+	assert_int_equal(f->s.scan[f->topo.cpu[2].llc_id].read, 0);
 	wakeup(f, 500005000, 0, 101, 0);
 	fx_free(f);
 }
