@@ -776,7 +776,6 @@ struct sr_state {
 	unsigned int nr_in_flight;	/* Σ cpu[].in_flight */
 	/* kept by the state's writers, so that a placement need not look at every CPU */
 	int nr_doubtful;		/* CPUs whose rq is uncertain or idle_unrecorded */
-	int nr_overloaded;		/* CPUs with rq nr_running >= 2 */
 	struct sr_cpumask flight_mask;	/* the placement's in_flight, filled when any */
 	struct sr_rq *rq_scratch;	/* nr_cpus: the policies' what-if runqueues */
 	struct sr_task *conc[SR_CONC_MAX];	/* placements held by flight.c */

@@ -44,10 +44,9 @@ static inline void sr_st_rq_doubt(struct sr_state *s, int cpu, bool uncertain,
 	rq->idle_unrecorded = idle_unrecorded;
 }
 
-/* Set @cpu's nr_running, kept counted (nr_overloaded). */
+/* Set @cpu's nr_running. */
 static inline void sr_st_rq_nr(struct sr_state *s, int cpu, unsigned int nr)
 {
-	s->nr_overloaded += (nr >= 2) - (s->rq[cpu].nr_running >= 2);
 	s->rq[cpu].nr_running = nr;
 }
 

@@ -628,11 +628,17 @@ static void test_nr_idle_scan_learnt(void **state)
 	fx_free(f);
 }
 
-/* nr_idle_scan follows the LLC's util at the balancer's pace; util_est follows dequeues. */
+/*
+ * nr_idle_scan follows the LLC's util at the balancer's pace: recomputed
+ * once its CPUs have been idle 8 x sd_weight ms in all (32 ms on this LLC
+ * of 4), or a busy CPU's interval (16 x 4 ms) after the last time.
+ * util_est follows dequeues.
+ */
 static void test_nr_idle_scan(void **state)
 {
 	struct fx *f = fx_new();
 	struct sr_task *t;
+	uint64_t ts;
 
 	/* 200 runs briefly and sleeps; four tasks that never stop keep util high */
 	sw(f, 500, 0, 0, "", 200, "sleeper");
@@ -646,33 +652,39 @@ static void test_nr_idle_scan(void **state)
 	wakeup(f, 400000100, 0, 200, 0);
 	sw(f, 400001000, 0, 100, "hog", 200, "sleeper");
 	sw(f, 400002000, 0, 200, "sleeper", 100, "hog");
-	/* three CPUs go idle: the balancer (refreshed every 4 ms now) sees util decay slowly */
+	ts = f->s.scan[0].ts;
+	/* three CPUs go idle: 10 ms later, 30 ms of idle time, the budget is held */
 	for (int c = 1; c < 4; c++)
 		sw(f, 400003000, c, 100 + c, "hog", 0, "");
-	waking(f, 401000000, 0, 200, "sleeper", 0, 100, false);
+	waking(f, 410003000, 0, 200, "sleeper", 0, 100, false);
 	assert_int_equal(f->ctx.llc[0].nr_idle_scan, 0);
-	wakeup(f, 401000100, 0, 200, 0);
-	sw(f, 401001000, 0, 100, "hog", 200, "sleeper");
-	sw(f, 401002000, 0, 200, "sleeper", 100, "hog");
-	/*
-	 * A second later util has decayed, but no balance ran: the busy CPU's
-	 * idle sibling would be the one to balance for their core, its tick is
-	 * stopped, and nothing is overloaded to kick nohz balancing.
-	 */
+	assert_true(f->s.scan[0].ts == ts);
+	wakeup(f, 410003100, 0, 200, 0);
+	sw(f, 410004000, 0, 100, "hog", 200, "sleeper");
+	sw(f, 410005000, 0, 200, "sleeper", 100, "hog");
+	/* a second later: recomputed from the util, which has decayed */
 	waking(f, 1400000000, 0, 200, "sleeper", 0, 100, false);
-	assert_int_equal(f->ctx.llc[0].nr_idle_scan, 0);
+	assert_true(f->ctx.llc[0].nr_idle_scan > 0);
+	assert_true(f->s.scan[0].ts == 1400000000);
 	wakeup(f, 1400000100, 0, 200, 0);
 	sw(f, 1400001000, 0, 100, "hog", 200, "sleeper");
 	sw(f, 1400002000, 0, 200, "sleeper", 100, "hog");
-	/* the sibling runs a task: CPU 0 balances for its core 64 ms later, util is low */
-	sw(f, 1400003000, 1, 0, "", 301, "other");
+	/* all four busy again: no idle time, held until a busy CPU's balance is due */
+	for (int c = 1; c < 4; c++)
+		sw(f, 1400003000, c, 0, "", 100 + c, "hog");
+	waking(f, 1460000000, 0, 200, "sleeper", 0, 100, false);
+	assert_true(f->s.scan[0].ts == 1400000000);
+	wakeup(f, 1460000100, 0, 200, 0);
+	sw(f, 1460001000, 0, 100, "hog", 200, "sleeper");
+	sw(f, 1460002000, 0, 200, "sleeper", 100, "hog");
 	waking(f, 1470000000, 0, 200, "sleeper", 0, 100, false);
-	assert_true(f->ctx.llc[0].nr_idle_scan > 0);
+	assert_true(f->s.scan[0].ts == 1470000000);
 	/* a sleeper keeps its util_est, which its CPU counts only while it is enqueued */
 	t = sr_state_task(&f->s, 103);
+	sw(f, 1470001000, 3, 103, "hog", 0, "");
 	assert_int_equal(f->s.rq[3].util_est, 0);
 	assert_true(t->ue_ewma > 900);
-	sw(f, 1470001000, 3, 0, "", 103, "hog");
+	sw(f, 1470002000, 3, 0, "", 103, "hog");
 	assert_int_equal(f->s.rq[3].util_est, t->ue_ewma);
 	fx_free(f);
 }
