@@ -234,12 +234,54 @@ static void print_concurrent(FILE *f, const struct sr_explain_cand *c)
 		" (concurrent_wakeup).\n");
 }
 
+/* One task's count as wake_wide() reads it: what the trace showed, what is estimated. */
+static void print_one_flips(FILE *f, const char *who, const struct sr_task_view *t)
+{
+	unsigned int seen = t->wakee_flips - t->wakee_flips_inherited;
+
+	fprintf(f, "the %s's %u", who, t->wakee_flips);
+	if (t->wakee_flips_min == t->wakee_flips_max) {
+		fprintf(f, " (the kernel's)");
+		return;
+	}
+	if (t->wakee_flips_inherited)
+		fprintf(f, " (%u counted in the trace, %u estimated as inherited from before it)", seen,
+			t->wakee_flips_inherited);
+	/* a count from before the trace is bounded only by its halvings: a huge bound */
+	if (t->wakee_flips_max >= 1u << 20)
+		fprintf(f, ", the kernel's at least %u", t->wakee_flips_min);
+	else
+		fprintf(f, ", the kernel's %u to %u", t->wakee_flips_min, t->wakee_flips_max);
+}
+
+/*
+ * wake_wide() read counts the trace cannot pin (inherited at fork from a
+ * task older than the trace, or a decay a tick from ours): say which part
+ * was seen and which estimated, for the answers that depend on them.
+ */
+static void print_flips(FILE *f, const struct sr_explain_cand *c, const struct sr_view *v)
+{
+	bool dep = false;
+
+	for (int i = 0; i < v->nr_policies; i++)
+		for (int k = 0; k < c->nr_dec[i]; k++)
+			dep |= (c->dec[i][k].depends & SR_DEP_WAKEE_FLIPS) != 0;
+	if (!dep || !c->has_curr)
+		return;
+	fprintf(f, "\nwakee_flips, which wake_wide() compares, is not all in the trace: ");
+	print_one_flips(f, "wakee", &c->p);
+	fprintf(f, "; ");
+	print_one_flips(f, "waker", &c->curr);
+	fprintf(f, ".\n");
+}
+
 static void print_policies(FILE *f, const struct sr_explain_cand *c, const struct sr_view *v)
 {
 	const struct sr_cpu_topo *ct = c->this_cpu >= 0 && c->this_cpu < v->topo->nr_cpus ?
 				       &v->topo->cpu[c->this_cpu] : NULL;
 
 	print_sync(f, c);
+	print_flips(f, c, v);
 	print_concurrent(f, c);
 	for (int i = 0; i < v->nr_policies; i++) {
 		const struct sr_policy *pol = &v->policy[i];

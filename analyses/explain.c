@@ -272,10 +272,13 @@ static json_t *cpus_json(const struct sr_explain_cand *c, const struct sr_view *
 
 static json_t *task_json(const struct sr_task_view *t)
 {
-	return json_pack("{s:i, s:i, s:I, s:I, s:I, s:b, s:I, s:i}", "pid", t->pid,
+	return json_pack("{s:i, s:i, s:I, s:I, s:I, s:b, s:I, s:I, s:I, s:I, s:i}", "pid", t->pid,
 			 "prio", t->prio, "weight", (json_int_t)t->weight,
 			 "load_avg", (json_int_t)t->load_avg, "util_avg", (json_int_t)t->util_avg,
 			 "pelt_warm", t->pelt_warm, "wakee_flips", (json_int_t)t->wakee_flips,
+			 "wakee_flips_min", (json_int_t)t->wakee_flips_min,
+			 "wakee_flips_max", (json_int_t)t->wakee_flips_max,
+			 "wakee_flips_inherited", (json_int_t)t->wakee_flips_inherited,
 			 "last_wakee", t->last_wakee);
 }
 

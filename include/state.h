@@ -138,6 +138,9 @@ struct sr_task_view {
 	 * UINT_MAX and only halvings bring it down (src/state/record_wakee.c).
 	 */
 	unsigned int wakee_flips_min, wakee_flips_max;
+	/* of wakee_flips, the estimate of what it inherited from before the trace
+	 * (its family's count, src/state/flips.c) */
+	unsigned int wakee_flips_inherited;
 	uint64_t wakee_flip_decay_ts;	/* in jiffies, like the kernel */
 	int last_wakee;			/* pid, 0 if unknown (held from before the trace) */
 	int last_wakee_not;		/* ... but surely not this pid (the parent it was forked
@@ -445,7 +448,6 @@ struct sr_task {
 	/* src/state/flips.c: its family's share of wakee_flips from before the trace */
 	int flips_fam;			/* -1: none (known, or no lesson yet) */
 	unsigned char flips_shift;	/* decays since the family's count was B */
-	unsigned int flips_applied;	/* B >> flips_shift, as far as in v.wakee_flips */
 	struct sr_group *grp;		/* its task group (v.tg is &grp->tg), NULL: root */
 	bool grp_known;			/* set by an event or inherited, not assumed */
 	enum sr_task_state state;

@@ -10,7 +10,7 @@
  * true) is a lower bound on B for all of them — hackbench's receivers,
  * forked together, then woken in a burst by their parent.
  *
- * Each task keeps @flips_applied, the part of v.wakee_flips that is B's
+ * Each task keeps v.wakee_flips_inherited, the part of v.wakee_flips that is B's
  * (halved @flips_shift times); the rest is what the trace showed.
  */
 #include <errno.h>
@@ -47,19 +47,19 @@ void sr_st_flips_sync(struct sr_state *s, struct sr_task *t)
 	if (!t || t->flips_fam < 0 || t->flips_shift >= 32)
 		return;
 	want = s->fam[t->flips_fam].base >> t->flips_shift;
-	if (want <= t->flips_applied)
+	if (want <= t->v.wakee_flips_inherited)
 		return;
-	add = want - t->flips_applied;
+	add = want - t->v.wakee_flips_inherited;
 	if (t->v.wakee_flips_max - t->v.wakee_flips < add)
 		add = t->v.wakee_flips_max - t->v.wakee_flips;
 	t->v.wakee_flips += add;
-	t->flips_applied = want;
+	t->v.wakee_flips_inherited = want;
 }
 
 /* record_wakee() halved @t's count: B's share halves with it. */
 void sr_st_flips_halved(struct sr_task *t)
 {
-	t->flips_applied >>= 1;
+	t->v.wakee_flips_inherited >>= 1;
 	if (t->flips_shift < 32)
 		t->flips_shift++;
 }
@@ -71,14 +71,14 @@ void sr_st_flips_inherit(struct sr_state *s, struct sr_task *child, struct sr_ta
 		parent->flips_fam = fam_new(s);
 	child->flips_fam = parent->flips_fam;
 	child->flips_shift = parent->flips_shift;
-	child->flips_applied = parent->flips_applied;
+	child->v.wakee_flips_inherited = parent->v.wakee_flips_inherited;
 }
 
 /* A probe read the count: it no longer rests on B. */
 void sr_st_flips_pinned(struct sr_task *t)
 {
 	t->flips_fam = -1;
-	t->flips_applied = 0;
+	t->v.wakee_flips_inherited = 0;
 }
 
 /*
@@ -123,7 +123,7 @@ void sr_st_flips_at_least(struct sr_state *s, struct sr_task *t, unsigned int n)
 	if (t->flips_fam < 0 && flips_unknown(t))
 		t->flips_fam = fam_new(s);
 	/* B up to the factor (what makes members reach it on their own) at once */
-	own = t->flips_applied + (n - t->v.wakee_flips);
+	own = t->v.wakee_flips_inherited + (n - t->v.wakee_flips);
 	need = t->flips_shift < 32 ? (uint64_t)own << t->flips_shift : UINT64_MAX;
 	if (t->flips_fam >= 0 && need > n)
 		need = need <= UINT_MAX && sr_st_group_known(s, t) ?
@@ -143,7 +143,8 @@ static unsigned int flips_under(const struct sr_task *t, int fam, unsigned int b
 
 	if (t->flips_fam != fam)
 		return t->v.wakee_flips;
-	own = t->v.wakee_flips > t->flips_applied ? t->v.wakee_flips - t->flips_applied : 0;
+	own = t->v.wakee_flips > t->v.wakee_flips_inherited ?
+	      t->v.wakee_flips - t->v.wakee_flips_inherited : 0;
 	return own + (t->flips_shift < 32 ? b >> t->flips_shift : 0);
 }
 
@@ -155,15 +156,15 @@ static void flips_resync(struct sr_state *s, struct sr_task *t)
 	if (t->flips_fam < 0 || t->flips_shift >= 32)
 		return;
 	want = s->fam[t->flips_fam].base >> t->flips_shift;
-	if (want >= t->flips_applied) {
+	if (want >= t->v.wakee_flips_inherited) {
 		sr_st_flips_sync(s, t);
 		return;
 	}
-	sub = t->flips_applied - want;
+	sub = t->v.wakee_flips_inherited - want;
 	if (t->v.wakee_flips - t->v.wakee_flips_min < sub)
 		sub = t->v.wakee_flips - t->v.wakee_flips_min;
 	t->v.wakee_flips -= sub;
-	t->flips_applied = want;
+	t->v.wakee_flips_inherited = want;
 }
 
 /* The candidate most lessons agree with; of those within a 32nd of it, the least. */

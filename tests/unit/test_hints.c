@@ -486,7 +486,7 @@ static void test_far_lessons_agree(void **state)
  */
 static void set_own(struct sr_task *t, unsigned int own)
 {
-	t->v.wakee_flips = own + t->flips_applied;
+	t->v.wakee_flips = own + t->v.wakee_flips_inherited;
 }
 
 static void test_family_count_scored(void **state)
