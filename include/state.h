@@ -221,8 +221,9 @@ struct sr_llc_scan {
 	uint64_t ts;			/* when last computed, 0: never */
 	uint64_t read;			/* when a probe last read it (0: not since the
 					 * balancer's last update) */
-	uint64_t idle_ns;		/* its CPUs' idle time since ts, summed */
-	uint64_t idle_to;		/* ... counted up to here */
+	uint64_t idle_ns;		/* its CPUs' idle time since ts, summed ... */
+	uint64_t idle_to;		/* ... up to here */
+	unsigned int nr_idle;		/* its CPUs with nothing running or queued */
 };
 
 #define SR_FAM_B_MAX	63		/* the candidates for B a family's lessons score */
@@ -580,6 +581,7 @@ struct sr_cpu_state {
 	unsigned long root_weight;	/* queued weight of root-group tasks: the root cfs_rq's
 					 * own tasks (group entities are added at placements) */
 	uint64_t busy_since;		/* when it last left idle, 0 while idle or unknown */
+	bool counted_idle;		/* counted in its LLC's sr_llc_scan.nr_idle */
 	uint64_t mismatches;		/* switches whose prev was not the task seen switched in */
 	uint64_t idle_mismatches;	/* ... when we had seen it go idle */
 	uint64_t switches;

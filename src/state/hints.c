@@ -142,12 +142,6 @@ static unsigned long cpu_util_cfs(const struct sr_rq *rq)
 	return util < rq->capacity ? util : rq->capacity;
 }
 
-/* A CPU runs a task or has one queued. */
-static bool cpu_busy(const struct sr_state *s, int cpu)
-{
-	return s->rq[cpu].curr_pid || s->rq[cpu].nr_running;
-}
-
 /*
  * Did the load balancer run update_idle_cpu_scan() on this LLC since it
  * last did?  It does in the periodic balance of the LLC domain, never the
@@ -159,32 +153,39 @@ static bool cpu_busy(const struct sr_state *s, int cpu)
  * 45,586 reads), the kernel's recomputations follow the LLC's idle time:
  * about once per 8 x sd_weight ms of its CPUs' idle time summed (an LLC of
  * 16 with 2 CPUs idle kept its budget ~200 ms, with 10 idle ~20 ms), and
- * at the latest a busy CPU's interval after the last.  Exact on 76.2 % of
- * the reads (64.6 % on LLCs of 16) against 73.3 % (57.4 %) when any idle
- * CPU on an overloaded machine recomputed it every sd_weight ms; per idle
- * CPU-time of 4, 6, 10, 12 or 16 x sd_weight ms: 74.7 - 75.8 %.  make
- * fidelity: +111 placed wakeups on 6.1, +94 on 6.12; this VM's patched 6.18
- * tbench trace (an LLC of 2) -103.
+ * at the latest a busy CPU's interval after the last.  Exact on 75.7 % of
+ * the reads (65.4 % on LLCs of 16) against 73.3 % (57.4 %) when any idle
+ * CPU on an overloaded machine recomputed it every sd_weight ms; per 6, 7,
+ * 9, 10 or 12 x sd_weight ms of idle time: 74.1 - 75.3 %.  make fidelity:
+ * +138 placed wakeups on 6.1, +65 on 6.12; this VM's patched 6.18 tbench
+ * trace (an LLC of 2) -103.  The idle time is summed as CPUs turn idle or
+ * busy (sr_st_idle_track()), not by a walk of the LLC at each placement.
  */
 #define SCAN_IDLE_PERIODS	8
 #define SCAN_BUSY_PERIODS	16
 static bool llc_balanced(const struct sr_state *s, const struct sr_domain *sd,
-			 struct sr_llc_scan *sc)
+			 const struct sr_llc_scan *sc)
 {
 	uint64_t period = sd->span_weight * SR_NSEC_PER_MSEC;
-	unsigned int idle = 0;
-	int c;
+	uint64_t idle = sc->idle_ns + (uint64_t)sc->nr_idle * (s->now - sc->idle_to);
 
-	if (sc->idle_to < sc->ts)
-		sc->idle_to = sc->ts;
-	if (s->now > sc->idle_to) {
-		sr_for_each_cpu(c, &sd->span)
-			idle += !cpu_busy(s, c);
-		sc->idle_ns += idle * (s->now - sc->idle_to);
+	return idle >= SCAN_IDLE_PERIODS * period || s->now - sc->ts >= SCAN_BUSY_PERIODS * period;
+}
+
+/* @cpu turned idle or busy: its LLC's idle time counts up to now at the old count. */
+void sr_st_llc_idle_moved(struct sr_state *s, int cpu, bool idle)
+{
+	struct sr_llc_scan *sc = &s->scan[s->cfg.topo->cpu[cpu].llc_id];
+
+	if (sc->ts && s->now > sc->idle_to) {
+		sc->idle_ns += (uint64_t)sc->nr_idle * (s->now - sc->idle_to);
 		sc->idle_to = s->now;
 	}
-	return sc->idle_ns >= SCAN_IDLE_PERIODS * period ||
-	       s->now - sc->ts >= SCAN_BUSY_PERIODS * period;
+	if (idle)
+		sc->nr_idle++;
+	else if (sc->nr_idle)
+		sc->nr_idle--;
+	s->cpu[cpu].counted_idle = idle;
 }
 
 /*
@@ -213,6 +214,8 @@ static void update_nr_idle_scan(struct sr_state *s, int llc)
 		 */
 		sc->ts = s->first_ts ? s->first_ts : s->now;
 		sc->value = (int)sd->span_weight;
+		sc->idle_ns = 0;
+		sc->idle_to = sc->ts;
 	}
 	if (!llc_balanced(s, sd, sc))
 		return;
@@ -225,6 +228,7 @@ static void update_nr_idle_scan(struct sr_state *s, int llc)
 	sc->ts = s->now;
 	sc->read = 0;
 	sc->idle_ns = 0;
+	sc->idle_to = s->now;
 }
 
 /*
@@ -252,6 +256,8 @@ void sr_st_llc_scan_seen(struct sr_state *s, int cpu, int span, int scan)
 	s->scan[llc].value = scan;
 	s->scan[llc].ts = s->now;
 	s->scan[llc].read = s->now;
+	s->scan[llc].idle_ns = 0;	/* the balancer's pace counts from the read on */
+	s->scan[llc].idle_to = s->now;
 }
 
 /* Read inside the placement's own select_task_rq_fair() (at or after @since): a fact. */

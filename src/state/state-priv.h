@@ -44,10 +44,23 @@ static inline void sr_st_rq_doubt(struct sr_state *s, int cpu, bool uncertain,
 	rq->idle_unrecorded = idle_unrecorded;
 }
 
+void sr_st_llc_idle_moved(struct sr_state *s, int cpu, bool idle);
+
+/* After @cpu's curr or nr_running changed: its LLC's idle count follows (hints.c). */
+static inline void sr_st_idle_track(struct sr_state *s, int cpu)
+{
+	const struct sr_rq *rq = &s->rq[cpu];
+	bool idle = !rq->curr_pid && !rq->nr_running;
+
+	if (idle != s->cpu[cpu].counted_idle)
+		sr_st_llc_idle_moved(s, cpu, idle);
+}
+
 /* Set @cpu's nr_running. */
 static inline void sr_st_rq_nr(struct sr_state *s, int cpu, unsigned int nr)
 {
 	s->rq[cpu].nr_running = nr;
+	sr_st_idle_track(s, cpu);
 }
 
 static inline bool sr_st_on_rq(enum sr_task_state st)

@@ -316,6 +316,8 @@ int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg)
 		s->rq[c].curr_pid = curr;
 		s->rq[c].idle_since = curr ? 0 : s->cpu[c].since;
 	}
+	for (int c = 0; c < cfg->nr_cpus; c++)
+		sr_st_idle_track(s, c);
 	return 0;
 }
 

@@ -79,6 +79,7 @@ void sr_st_resync_curr(struct sr_state *s, int cpu, int pid)
 	c->curr = t;
 	sr_st_rq_touched(s, cpu);
 	rq->curr_pid = t ? pid : 0;
+	sr_st_idle_track(s, cpu);
 	rq->curr_policy = t ? t->v.policy : SR_SCHED_NORMAL;
 	rq->idle_since = t ? 0 : s->now;
 	sr_st_rq_doubt(s, cpu, false, t ? false : rq->idle_unrecorded);
@@ -159,6 +160,7 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 	c->curr_known = true;
 	sr_st_rq_touched(s, ev->cpu);
 	rq->curr_pid = ev->next_pid > 0 ? ev->next_pid : 0;
+	sr_st_idle_track(s, ev->cpu);
 	rq->curr_policy = next ? next->v.policy : SR_SCHED_NORMAL;
 	/*
 	 * A CPU whose switches out of idle keep going unrecorded (a task seen
