@@ -214,7 +214,6 @@ enum sr_dep {
 };
 #define SR_NR_DEPS	17
 
-/* Tasks sharing one count of wakee_flips from before the trace (src/state/flips.c). */
 /* SIS_UTIL's budget of one LLC (src/state/hints.c). */
 struct sr_llc_scan {
 	int value;			/* sd_llc_shared->nr_idle_scan, -1: none */
@@ -226,6 +225,7 @@ struct sr_llc_scan {
 	unsigned int nr_idle;		/* its CPUs with nothing running or queued */
 };
 
+/* Tasks sharing one count of wakee_flips from before the trace (src/state/flips.c). */
 #define SR_FAM_B_MAX	63		/* the candidates for B a family's lessons score */
 struct sr_flips_fam {
 	unsigned int base;		/* lower bound on that count, B */
@@ -580,7 +580,6 @@ struct sr_cpu_state {
 	struct sr_task idle;		/* the CPU's idle task (pid 0): a waker from irq context */
 	unsigned long root_weight;	/* queued weight of root-group tasks: the root cfs_rq's
 					 * own tasks (group entities are added at placements) */
-	uint64_t busy_since;		/* when it last left idle, 0 while idle or unknown */
 	bool counted_idle;		/* counted in its LLC's sr_llc_scan.nr_idle */
 	uint64_t mismatches;		/* switches whose prev was not the task seen switched in */
 	uint64_t idle_mismatches;	/* ... when we had seen it go idle */

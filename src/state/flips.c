@@ -39,20 +39,28 @@ static bool flips_unknown(const struct sr_task *t)
 	return t->v.wakee_flips_min != t->v.wakee_flips_max;
 }
 
-/* Bring @t's share of its family's lower bound into its estimate. */
+/*
+ * Bring @t's share of its family's count into its estimate, up or down
+ * (a scored B may fall: sr_st_flips_weigh()), within the trace's bounds.
+ */
 void sr_st_flips_sync(struct sr_state *s, struct sr_task *t)
 {
-	unsigned int want, add;
+	unsigned int want, d;
 
 	if (!t || t->flips_fam < 0 || t->flips_shift >= 32)
 		return;
 	want = s->fam[t->flips_fam].base >> t->flips_shift;
-	if (want <= t->v.wakee_flips_inherited)
-		return;
-	add = want - t->v.wakee_flips_inherited;
-	if (t->v.wakee_flips_max - t->v.wakee_flips < add)
-		add = t->v.wakee_flips_max - t->v.wakee_flips;
-	t->v.wakee_flips += add;
+	if (want > t->v.wakee_flips_inherited) {
+		d = want - t->v.wakee_flips_inherited;
+		if (t->v.wakee_flips_max - t->v.wakee_flips < d)
+			d = t->v.wakee_flips_max - t->v.wakee_flips;
+		t->v.wakee_flips += d;
+	} else {
+		d = t->v.wakee_flips_inherited - want;
+		if (t->v.wakee_flips - t->v.wakee_flips_min < d)
+			d = t->v.wakee_flips - t->v.wakee_flips_min;
+		t->v.wakee_flips -= d;
+	}
 	t->v.wakee_flips_inherited = want;
 }
 
@@ -148,25 +156,6 @@ static unsigned int flips_under(const struct sr_task *t, int fam, unsigned int b
 	return own + (t->flips_shift < 32 ? b >> t->flips_shift : 0);
 }
 
-/* Move @t's share to its family's B, down as well as up (never below the trace's bound). */
-static void flips_resync(struct sr_state *s, struct sr_task *t)
-{
-	unsigned int want, sub;
-
-	if (t->flips_fam < 0 || t->flips_shift >= 32)
-		return;
-	want = s->fam[t->flips_fam].base >> t->flips_shift;
-	if (want >= t->v.wakee_flips_inherited) {
-		sr_st_flips_sync(s, t);
-		return;
-	}
-	sub = t->v.wakee_flips_inherited - want;
-	if (t->v.wakee_flips - t->v.wakee_flips_min < sub)
-		sub = t->v.wakee_flips - t->v.wakee_flips_min;
-	t->v.wakee_flips -= sub;
-	t->v.wakee_flips_inherited = want;
-}
-
 /* The candidate most lessons agree with; of those within a 32nd of it, the least. */
 static unsigned int fam_best(const struct sr_flips_fam *f)
 {
@@ -230,7 +219,7 @@ bool sr_st_flips_weigh(struct sr_state *s, struct sr_task *p, struct sr_task *wa
 	if (f->score[best] < f->score[0] + need)
 		return false;
 	f->base = best;
-	flips_resync(s, p);
-	flips_resync(s, waker);
+	sr_st_flips_sync(s, p);
+	sr_st_flips_sync(s, waker);
 	return true;
 }

@@ -188,6 +188,14 @@ void sr_st_llc_idle_moved(struct sr_state *s, int cpu, bool idle)
 	s->cpu[cpu].counted_idle = idle;
 }
 
+/* The budget was (re)computed at @ts: the balancer's pace counts from there. */
+static void scan_restart(struct sr_llc_scan *sc, uint64_t ts)
+{
+	sc->ts = ts;
+	sc->idle_ns = 0;
+	sc->idle_to = ts;
+}
+
 /*
  * sd_llc_shared->nr_idle_scan: the balance instants are not in the trace,
  * so when one must have happened the budget is recomputed from the
@@ -212,10 +220,8 @@ static void update_nr_idle_scan(struct sr_state *s, int llc)
 		 * recorded — the whole LLC, as for a util of 0 (make fidelity:
 		 * +109 placements on 6.1, +49 on 6.12 over a budget of 0).
 		 */
-		sc->ts = s->first_ts ? s->first_ts : s->now;
+		scan_restart(sc, s->first_ts ? s->first_ts : s->now);
 		sc->value = (int)sd->span_weight;
-		sc->idle_ns = 0;
-		sc->idle_to = sc->ts;
 	}
 	if (!llc_balanced(s, sd, sc))
 		return;
@@ -225,10 +231,8 @@ static void update_nr_idle_scan(struct sr_state *s, int llc)
 	}
 	sc->value = sr_update_idle_cpu_scan((unsigned long)sum, (int)sd->span_weight,
 					    (int)sd->imbalance_pct, NULL);
-	sc->ts = s->now;
+	scan_restart(sc, s->now);
 	sc->read = 0;
-	sc->idle_ns = 0;
-	sc->idle_to = s->now;
 }
 
 /*
@@ -254,10 +258,8 @@ void sr_st_llc_scan_seen(struct sr_state *s, int cpu, int span, int scan)
 	if (s->cfg.probes_measure_only)
 		return;
 	s->scan[llc].value = scan;
-	s->scan[llc].ts = s->now;
+	scan_restart(&s->scan[llc], s->now);	/* the balancer's pace counts from the read on */
 	s->scan[llc].read = s->now;
-	s->scan[llc].idle_ns = 0;	/* the balancer's pace counts from the read on */
-	s->scan[llc].idle_to = s->now;
 }
 
 /* Read inside the placement's own select_task_rq_fair() (at or after @since): a fact. */

@@ -127,7 +127,6 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 			rq->idle_since = ev->ts;
 			sr_st_idle_stamp(s, ev->cpu, true, ev->ts);
 		}
-		c->busy_since = 0;
 		resync_idle(s, ev->cpu);
 		/* picking idle dequeued every delayed entity */
 		c->idle_gen++;
@@ -154,8 +153,6 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 			ret = s->cfg.hooks.run(s->cfg.hooks.data, next, ev->cpu, ev->ts);
 		next->note.pending_run = false;
 	}
-	if (ev->next_pid && !c->busy_since)
-		c->busy_since = ev->ts;
 	c->curr = next;
 	c->curr_known = true;
 	sr_st_rq_touched(s, ev->cpu);
