@@ -144,16 +144,45 @@ void sr_st_flips_at_least(struct sr_state *s, struct sr_task *t, unsigned int n)
 	sr_flips_at_least(&t->v, n);
 }
 
-/* @t's count had its family's B been @b (its share halves with its own halvings). */
-static unsigned int flips_under(const struct sr_task *t, int fam, unsigned int b)
-{
-	unsigned int own;
+/*
+ * @t's count had its family's B been b: own + ((b >> shift) & mask) (its
+ * share halves with its own halvings; not a member: mask 0).
+ */
+struct flips_part {
+	unsigned int own, shift, mask;
+};
 
+static struct flips_part flips_part(const struct sr_task *t, int fam)
+{
 	if (t->flips_fam != fam)
-		return t->v.wakee_flips;
-	own = t->v.wakee_flips > t->v.wakee_flips_inherited ?
-	      t->v.wakee_flips - t->v.wakee_flips_inherited : 0;
-	return own + (t->flips_shift < 32 ? b >> t->flips_shift : 0);
+		return (struct flips_part){ t->v.wakee_flips, 0, 0 };
+	return (struct flips_part){
+		.own = t->v.wakee_flips > t->v.wakee_flips_inherited ?
+		       t->v.wakee_flips - t->v.wakee_flips_inherited : 0,
+		.shift = t->flips_shift < 32 ? t->flips_shift : 0,
+		.mask = t->flips_shift < 32 ? UINT_MAX : 0,
+	};
+}
+
+/* A point to every candidate B under which wake_wide() said @wide; branch-free. */
+static void fam_score(struct sr_flips_fam *f, struct flips_part pa, struct flips_part pw,
+		      unsigned int factor, bool wide)
+{
+	unsigned int top = 0;
+
+	for (unsigned int b = 0; b <= SR_FAM_B_MAX; b++) {
+		unsigned int a = pa.own + ((b >> pa.shift) & pa.mask);
+		unsigned int w = pw.own + ((b >> pw.shift) & pw.mask);
+		unsigned int slave = a < w ? a : w, master = a < w ? w : a;
+		bool pred = !(slave < factor || (uint64_t)master < (uint64_t)slave * factor);
+
+		f->score[b] += pred == wide;
+		top = f->score[b] > top ? f->score[b] : top;
+	}
+	/* all halve together once one reaches the top, before it would wrap */
+	if (top == UINT16_MAX)
+		for (int i = 0; i <= SR_FAM_B_MAX; i++)
+			f->score[i] >>= 1;
 }
 
 /* The candidate most lessons agree with; of those within a 32nd of it, the least. */
@@ -203,15 +232,7 @@ bool sr_st_flips_weigh(struct sr_state *s, struct sr_task *p, struct sr_task *wa
 	if (fam < 0 || !factor)
 		return false;
 	f = &s->fam[fam];
-	for (unsigned int b = 0; b <= SR_FAM_B_MAX; b++) {
-		unsigned int a = flips_under(p, fam, b), w = flips_under(waker, fam, b);
-		unsigned int slave = a < w ? a : w, master = a < w ? w : a;
-		bool pred = !(slave < factor || (uint64_t)master < (uint64_t)slave * factor);
-
-		if (pred == wide && ++f->score[b] == UINT16_MAX)
-			for (int i = 0; i <= SR_FAM_B_MAX; i++)
-				f->score[i] >>= 1;
-	}
+	fam_score(f, flips_part(p, fam), flips_part(waker, fam), factor, wide);
 	best = fam_best(f);
 	need = f->score[best] / FAM_MARGIN_DIV;
 	if (need < FAM_MARGIN_MIN)
