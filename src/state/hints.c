@@ -326,27 +326,41 @@ void sr_st_idle_stamp(struct sr_state *s, int cpu, bool set, uint64_t ts)
 
 /* ------------------------------------------------------------ WF_SYNC evidence */
 
-static int comm_key(const char *comm)
+static uint32_t comm_hash(uint32_t h, const char *comm)
 {
-	uint32_t h = 2166136261u;
-
 	for (int i = 0; i < SR_COMM_LEN && comm[i]; i++)
 		h = (h ^ (unsigned char)comm[i]) * 16777619u;
-	return (int)((h & 0x7ffffffe) | 1);
+	return h;
 }
 
-static struct sr_comm_sync *comm_sync(struct sr_state *s, const char *comm, bool create)
+/*
+ * The entry of @comm, or with @comm2 of the pair (@comm waking @comm2);
+ * NULL for a hash collision between two names (no shared evidence).
+ */
+static struct sr_comm_sync *comm_entry(struct sr_state *s, const char *comm, const char *comm2,
+				       bool create)
 {
-	int key = comm_key(comm);
+	uint32_t h = comm_hash(2166136261u, comm);
+	int key = (int)(((comm2 ? comm_hash(h * 16777619u, comm2) : h) & 0x7ffffffe) | 1);
 	struct sr_comm_sync *c = create ? sr_pidtab_get(&s->sync_by_comm, key) :
 					  sr_pidtab_find(&s->sync_by_comm, key);
 
 	if (!c)
 		return NULL;
-	if (!c->comm[0])
+	if (!c->comm[0]) {
 		memcpy(c->comm, comm, SR_COMM_LEN);
-	/* a hash collision between two comms: no shared evidence for them */
-	return strncmp(c->comm, comm, SR_COMM_LEN) ? NULL : c;
+		if (comm2)
+			memcpy(c->comm2, comm2, SR_COMM_LEN);
+	}
+	if (strncmp(c->comm, comm, SR_COMM_LEN) || strncmp(c->comm2, comm2 ? comm2 : "", SR_COMM_LEN))
+		return NULL;
+	return c;
+}
+
+/* The entry of @comm alone. */
+static struct sr_comm_sync *comm_sync(struct sr_state *s, const char *comm, bool create)
+{
+	return comm_entry(s, comm, NULL, create);
 }
 
 static void evidence_add(struct sr_sync_evidence *e, int k)
@@ -363,38 +377,57 @@ static int evidence_margin(const struct sr_sync_evidence *e)
 }
 
 /*
- * The primary answer's WF_SYNC: what wakers of this name showed, with this
- * waker's own record once it is clear, else how the wakeup was issued (the
- * *_sync wait-queue wakeups are pipe and socket writes by a task;
- * interrupts and the idle task issue none).  Each lesson comes from one
- * answer matching the kernel by chance as often as by WF_SYNC: scored
- * against the flag on probe traces, one waker's few lessons mislead more
- * than they tell (hackbench pipes: 2.6 % wrong with them, 0.9 % without).
+ * The primary answer's WF_SYNC: what wakers of this name showed waking
+ * tasks of the wakee's name, or of any name while that pair has shown
+ * nothing either way, with this waker's own record once it is clear, else
+ * how the wakeup was issued (the *_sync wait-queue wakeups are pipe and
+ * socket writes by a task; interrupts and the idle task issue none).  Each
+ * lesson comes from one answer matching the kernel by chance as often as
+ * by WF_SYNC: scored against the flag on probe traces, one waker's few
+ * lessons mislead more than they tell (hackbench pipes: 2.6 % wrong with
+ * them, 0.9 % without).  WF_SYNC belongs to the call site, which the pair
+ * of names tells apart where the waker's name alone does not: hackbench's
+ * parent wakes rcu_preempt (wake_up_process(), no WF_SYNC) before it
+ * writes the pipe its children poll.  Scored against the probes' flag, the
+ * guess is right on 98.7 % of the 36 probe traces' wakeups on average (was
+ * 97.6 %; 6.12 sockets on 2 nodes 73.6 -> 85.6 %); make fidelity +65
+ * placed wakeups on 6.1, +42 on 6.12, none lost on any trace.  Waiting for
+ * a pair's lead of 3 before taking it gained less (+53, +16).
  */
 enum sr_tristate sr_st_sync_guess(struct sr_state *s, const struct sr_task *waker,
-				  const struct sr_event *ev, enum sr_sync_source *src)
+				  const struct sr_task *p, const struct sr_event *ev,
+				  enum sr_sync_source *src)
 {
 	const struct sr_comm_sync *c;
-	int score, wm;
+	int score, wm, cm;
 
 	*src = SR_SYNC_SRC_IRQ;
 	if (ev->irq_context || !waker || waker->v.pid <= 0)
 		return SR_NO;
-	c = comm_sync(s, waker->comm, false);
 	wm = evidence_margin(&waker->sync);
 	if (wm > -SYNC_WAKER_MARGIN && wm < SYNC_WAKER_MARGIN)
 		wm = 0;
-	score = wm + evidence_margin(c ? &c->ev : NULL);
+	c = comm_entry(s, waker->comm, p->comm, false);
+	cm = evidence_margin(c ? &c->ev : NULL);
+	if (!cm) {
+		c = comm_sync(s, waker->comm, false);
+		cm = evidence_margin(c ? &c->ev : NULL);
+	}
+	score = wm + cm;
 	*src = score ? SR_SYNC_SRC_EVIDENCE : SR_SYNC_SRC_TASK;
 	return score < 0 ? SR_NO : SR_YES;
 }
 
-void sr_st_sync_learn(struct sr_state *s, struct sr_task *waker, bool sync)
+void sr_st_sync_learn(struct sr_state *s, struct sr_task *waker, const struct sr_task *p,
+		       bool sync)
 {
 	struct sr_comm_sync *c;
 
 	if (!waker || waker->v.pid <= 0)
 		return;
+	c = comm_entry(s, waker->comm, p->comm, true);
+	if (c)
+		evidence_add(&c->ev, sync);
 	c = comm_sync(s, waker->comm, true);
 	evidence_add(&waker->sync, sync);
 	if (c)
@@ -547,7 +580,7 @@ void sr_st_follow_ref(struct sr_state *s, struct sr_task *p, struct sr_task *wak
 	m0 = r->cpu[0] == cpu;
 	m1 = r->cpu[1] == cpu;
 	if (m0 != m1)
-		sr_st_sync_learn(s, waker, m1);
+		sr_st_sync_learn(s, waker, p, m1);
 	follow_scan(s, r, cpu, m0, m1, p->probe.valid ? p->probe.ts : UINT64_MAX);
 	if (r->wide_factor && r->wide_alt_cpu >= 0)
 		weigh_wide(s, p, waker, r, cpu, m0 || m1);

@@ -100,8 +100,9 @@ static inline bool sr_st_met_lost_window(const struct sr_event *ev, uint64_t t1)
 
 /* Evidence shared by every task of one comm (hackbench senders, mq workers). */
 struct sr_comm_sync {
-	int key;			/* hash of the comm, > 0 */
+	int key;			/* hash of the comm (and comm2), > 0 */
 	char comm[SR_COMM_LEN];
+	char comm2[SR_COMM_LEN];	/* a pair's: the wakee's name */
 	struct sr_sync_evidence ev;
 	struct sr_sync_evidence wide;	/* as wakees: [1] only the wake_wide() answer matched */
 };
@@ -198,7 +199,8 @@ void sr_st_llc_scan_seen(struct sr_state *s, int cpu, int span, int scan);
 /* rq->idle_stamp of @cpu: stamped at @ts on the way to idle, or cleared. */
 void sr_st_idle_stamp(struct sr_state *s, int cpu, bool set, uint64_t ts);
 enum sr_tristate sr_st_sync_guess(struct sr_state *s, const struct sr_task *waker,
-				  const struct sr_event *ev, enum sr_sync_source *src);
+				  const struct sr_task *p, const struct sr_event *ev,
+				  enum sr_sync_source *src);
 void sr_st_follow_ref(struct sr_state *s, struct sr_task *p, struct sr_task *waker, int cpu,
 		      int prev, int waker_cpu);
 
@@ -211,7 +213,8 @@ void sr_st_probe_check(struct sr_state *s, struct sr_task *p, int cpu);
 /* wakeup.c: replay a placement deferred to the kernel's select_task_rq_fair() */
 int sr_st_place_deferred(struct sr_state *s, struct sr_task *p);
 /* hints.c: a wakeup's WF_SYNC value, known for a fact */
-void sr_st_sync_learn(struct sr_state *s, struct sr_task *waker, bool sync);
+void sr_st_sync_learn(struct sr_state *s, struct sr_task *waker, const struct sr_task *p,
+		       bool sync);
 
 /* The waker of @ev: the task named by common_pid, or the CPU's idle task. */
 struct sr_task *sr_st_waker(struct sr_state *s, int pid, int cpu);

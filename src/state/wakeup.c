@@ -96,7 +96,7 @@ static void probe_sync(struct sr_state *s, struct sr_task *p, struct sr_task *wa
 		return;
 	if (s->cfg.probes_measure_only)
 		return;
-	sr_st_sync_learn(s, waker, truth == SR_YES);
+	sr_st_sync_learn(s, waker, p, truth == SR_YES);
 	ctx->sync = truth;
 	ctx->sync_guess = truth;
 	ctx->sync_source = SR_SYNC_SRC_PROBE;
@@ -157,7 +157,7 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 
 	if (!s->cfg.hooks.placement || !s->cfg.nr_policies || !sr_st_cpu_ok(s, prev))
 		return 0;
-	ctx.sync_guess = kind == SR_WAKE_TTWU ? sr_st_sync_guess(s, waker, ev, &ctx.sync_source) :
+	ctx.sync_guess = kind == SR_WAKE_TTWU ? sr_st_sync_guess(s, waker, p, ev, &ctx.sync_source) :
 						SR_NO;
 	if (!*decp) {
 		*decp = calloc(s->cfg.nr_policies, sizeof(**decp));
