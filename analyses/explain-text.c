@@ -157,9 +157,10 @@ static void print_sync(FILE *f, const struct sr_explain_cand *c)
 		[SR_SYNC_SRC_IRQ] = "it was issued from interrupt context or by the idle task",
 		[SR_SYNC_SRC_TASK] = "a task issued it and nothing contradicts the *_sync wakeups "
 				     "pipes and sockets use",
-		[SR_SYNC_SRC_EVIDENCE] = "that is how the kernel placed earlier wakeups of tasks of "
-					 "this name by wakers of this name (by those wakers, where "
-					 "these showed nothing)",
+		[SR_SYNC_SRC_EVIDENCE] = "that is how the kernel placed earlier wakeups by wakers "
+					 "of this name",
+		[SR_SYNC_SRC_PAIR] = "that is how the kernel placed earlier wakeups of tasks of "
+				     "this name by wakers of this name",
 	};
 	const char *set = c->sync_guess == SR_YES ? "set" : "clear";
 

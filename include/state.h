@@ -183,6 +183,7 @@ enum sr_sync_source {
 	SR_SYNC_SRC_TASK,		/* issued by a task, nothing learned yet: *_sync likely */
 	SR_SYNC_SRC_EVIDENCE,		/* how the kernel placed earlier wakeups of such wakers */
 	SR_SYNC_SRC_PROBE,		/* recorded by the select_task_rq_fair() probe: a fact */
+	SR_SYNC_SRC_PAIR,		/* ... of such wakees by such wakers */
 };
 const char *sr_sync_source_name(enum sr_sync_source src);
 

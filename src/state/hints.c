@@ -399,6 +399,7 @@ enum sr_tristate sr_st_sync_guess(struct sr_state *s, const struct sr_task *wake
 				  enum sr_sync_source *src)
 {
 	const struct sr_comm_sync *c;
+	enum sr_sync_source by = SR_SYNC_SRC_PAIR;
 	int score, wm, cm;
 
 	*src = SR_SYNC_SRC_IRQ;
@@ -412,9 +413,10 @@ enum sr_tristate sr_st_sync_guess(struct sr_state *s, const struct sr_task *wake
 	if (!cm) {
 		c = comm_sync(s, waker->comm, false);
 		cm = evidence_margin(c ? &c->ev : NULL);
+		by = SR_SYNC_SRC_EVIDENCE;
 	}
 	score = wm + cm;
-	*src = score ? SR_SYNC_SRC_EVIDENCE : SR_SYNC_SRC_TASK;
+	*src = !score ? SR_SYNC_SRC_TASK : cm ? by : SR_SYNC_SRC_EVIDENCE;
 	return score < 0 ? SR_NO : SR_YES;
 }
 
@@ -436,7 +438,8 @@ void sr_st_sync_learn(struct sr_state *s, struct sr_task *waker, const struct sr
 
 const char *sr_sync_source_name(enum sr_sync_source src)
 {
-	static const char *const n[] = { "none", "irq_or_idle", "task", "evidence", "probe" };
+	static const char *const n[] = { "none", "irq_or_idle", "task", "evidence", "probe",
+					 "evidence_pair" };
 
 	return (unsigned int)src < SR_ARRAY_SIZE(n) ? n[src] : "invalid";
 }
