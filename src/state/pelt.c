@@ -119,7 +119,7 @@ void sr_st_cpu_left(struct sr_state *s, int cpu, double load)
  * first left a trace's start read as if ticks came each jiffy: on one LLC,
  * where wakeups take the wakelist only to idle CPUs, for its first 0.5 s.
  * Against the probes' reads, from the first IPI on, busy CPUs' cpu_load()
- * within 5 %: 74.4 -> 79.9 % and 62.0 -> 73.6 % (6.1, 2 and 4 LLCs),
+ * within 5 %: 74.4 -> 79.9 % and 62.0 -> 73.6 % (6.1, 4 and 2 LLCs),
  * wakees' load_avg 53.3 -> 60.2 % on the second; make fidelity +256 placed
  * wakeups on 6.1, +163 on 6.12 (hackbench sockets on one LLC of 16:
  * 92.6 -> 94.1 %, 91.7 -> 94.3 %); estimating after 4 or 8 IPIs gains less.
