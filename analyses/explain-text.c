@@ -239,7 +239,7 @@ static void print_concurrent(FILE *f, const struct sr_explain_cand *c)
 /* One task's count as wake_wide() reads it: what the trace showed, what is estimated. */
 static void print_one_flips(FILE *f, const char *who, const struct sr_task_view *t)
 {
-	unsigned int seen = t->wakee_flips - t->wakee_flips_inherited;
+	unsigned int seen = sr_flips_seen(t);
 
 	fprintf(f, "the %s's %u", who, t->wakee_flips);
 	if (t->wakee_flips_min == t->wakee_flips_max) {

@@ -159,6 +159,16 @@ struct sr_task_view {
 	unsigned long h_load;
 };
 
+/*
+ * The part of @v's wakee_flips the trace showed: the rest is the estimate of
+ * its inherited count, which a bound may have kept from being applied whole.
+ */
+static inline unsigned int sr_flips_seen(const struct sr_task_view *v)
+{
+	return v->wakee_flips > v->wakee_flips_inherited ?
+	       v->wakee_flips - v->wakee_flips_inherited : 0;
+}
+
 struct sr_group;
 
 /* Per-LLC lazy hints (sd_llc_shared). */

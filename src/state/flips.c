@@ -157,8 +157,7 @@ static struct flips_part flips_part(const struct sr_task *t, int fam)
 	if (t->flips_fam != fam)
 		return (struct flips_part){ t->v.wakee_flips, 0, 0 };
 	return (struct flips_part){
-		.own = t->v.wakee_flips > t->v.wakee_flips_inherited ?
-		       t->v.wakee_flips - t->v.wakee_flips_inherited : 0,
+		.own = sr_flips_seen(&t->v),
 		.shift = t->flips_shift < 32 ? t->flips_shift : 0,
 		.mask = t->flips_shift < 32 ? UINT_MAX : 0,
 	};

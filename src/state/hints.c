@@ -416,7 +416,7 @@ enum sr_tristate sr_st_sync_guess(struct sr_state *s, const struct sr_task *wake
 		by = SR_SYNC_SRC_EVIDENCE;
 	}
 	score = wm + cm;
-	*src = !score ? SR_SYNC_SRC_TASK : cm ? by : SR_SYNC_SRC_EVIDENCE;
+	*src = score ? by : SR_SYNC_SRC_TASK;
 	return score < 0 ? SR_NO : SR_YES;
 }
 
