@@ -303,14 +303,27 @@ int sr_st_place_deferred(struct sr_state *s, struct sr_task *p)
  * (rq->ttwu_pending) until it runs the list and emits the sched_wakeup.
  * Otherwise the waker waits for the switch and selects a CPU then: a
  * placement, replayed now from the waker's CPU.
+ *
+ * ttwu_queue_cond() reads nr_running at the waking, not at the switch: a
+ * task pulled in later by the newidle balance of the very schedule() that
+ * switches the wakee out is not there yet.  A waker that waits spins with
+ * interrupts off, so its CPU records nothing until the switch; one that
+ * recorded something since the sched_waking did not wait (on the 6.12
+ * probe traces, all 22 such wakeups had no select_task_rq_fair()).
  */
+static bool waker_went_on(const struct sr_state *s, const struct sr_task *p)
+{
+	return s->cpu[p->pend_cpu].last_ts > p->pend_ts;
+}
+
 int sr_st_ttwu_descheduled(struct sr_state *s, struct sr_task *p, int cpu, bool left_idle)
 {
 	if (!p->pending || p->pend_cls != SR_W_RUNNABLE || p->pend_cpu == cpu ||
 	    !sr_st_cpu_ok(s, p->pend_cpu))
 		return 0;
 	if (s->cfg.ttwu_on_cpu &&
-	    (left_idle || !sr_cpus_share_cache(s->cfg.topo, p->pend_cpu, cpu))) {
+	    (left_idle || !sr_cpus_share_cache(s->cfg.topo, p->pend_cpu, cpu) ||
+	     waker_went_on(s, p))) {
 		sr_st_ttwu_unmark(s, p);
 		wakelist_mark(s, p, cpu);
 		return 0;

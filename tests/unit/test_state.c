@@ -280,7 +280,8 @@ static void test_runnable_unknown_unpaired(void **state)
  * CPU0 goes idle: the kernel queued the wakeup on CPU0's wakelist (p->on_cpu),
  * and CPU0 is not idle to a placement until it emits the sched_wakeup.  With
  * another task left to run on CPU0, the waker waits for the switch and
- * selects a CPU: a placed wakeup, replayed then.
+ * selects a CPU: a placed wakeup, replayed then — unless its CPU records
+ * something first, which a waiting waker cannot.
  */
 static void test_wakeup_queued_on_descheduling_cpu(void **state)
 {
@@ -313,6 +314,22 @@ static void test_wakeup_queued_on_descheduling_cpu(void **state)
 	wakeup(f, 12200, 1, 200, 1, 120);
 	assert_int_equal(f->last.cls, SR_W_PLACED);
 	assert_int_equal(f->last.actual, SR_O_WAKER);
+	/*
+	 * The same, but CPU1 records another waking before the switch: it did
+	 * not wait, so CPU0 had nothing queued at the waking (500 came later,
+	 * pulled in by the switch's newidle balance): the wakelist again.
+	 */
+	sw(f, 20000, 0, 400, SR_PS_SLEEPING, 200);
+	waking(f, 21000, 1, 200, 0, 300);
+	waking(f, 21500, 1, 999, 1, 300);
+	wakeup(f, 21600, 0, 500, 0, 120);
+	sw(f, 22000, 0, 200, SR_PS_SLEEPING, 500);
+	assert_int_equal(f->nr_placements, 1);
+	assert_true(f->s.rq[0].ttwu_pending);
+	ev(f, (struct sr_event){ .type = SR_EV_WAKEUP, .ts = 23000, .cpu = 0, .pid = 200,
+				 .prio = 120, .target_cpu = 0, .common_pid = 500 });
+	assert_int_equal(f->last.cls, SR_W_RUNNABLE);
+	assert_int_equal(f->nr_placements, 1);
 	fx_free(f);
 }
 
