@@ -660,6 +660,9 @@ struct sr_state_cfg {
 					 * an idle CPU to now (6.0+) */
 	bool ttwu_on_cpu;		/* a wakee still descheduling goes to its CPU's
 					 * wakelist when that CPU has nothing else (5.8+) */
+	bool ttwu_idle_wakelist;	/* 6.0+: ... nothing else at all, not at most one
+					 * other task; and a wakeup to an idle CPU of the
+					 * same LLC goes through its wakelist too */
 	/*
 	 * The trace has sched_waking but no sched_wakeup: a placed wakeup's CPU is
 	 * the sched_migrate_task its waker's CPU emits, else where it switches in.

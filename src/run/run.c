@@ -342,6 +342,8 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		.migrate_pelt_lag = r->ref.knobs.kver >= SR_KV(6, 0),
 		.kernel_patched = r->machine.kernel_patch_params[0] != '\0',
 		.ttwu_on_cpu = r->ref.knobs.kver >= SR_KV(5, 8),
+		/* 6.0 28156108fecb, f3dd3f674555 (Tianchen Ding's ttwu_queue_cond() pair) */
+		.ttwu_idle_wakelist = r->ref.knobs.kver >= SR_KV(6, 0),
 		.wf_sync = SR_WF_SYNC, .wf_fork = SR_WF_FORK, .wf_ttwu = SR_WF_TTWU,
 		.wf_exec = SR_WF_EXEC,
 		.nr_policies = r->nr_policies,

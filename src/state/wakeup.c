@@ -39,7 +39,7 @@ void sr_st_track_wakee(struct sr_state *s, struct sr_task *waker, struct sr_task
 }
 
 /*
- * ttwu_queue(): a wakeup to another CPU that is idle (6.0+) or in another
+ * ttwu_queue(): a wakeup to another CPU that is idle (6.0+, f3dd3f674555) or in another
  * LLC goes through that CPU's wakelist, and the target reads as busy
  * (rq->ttwu_pending) until it runs the list and emits sched_wakeup there
  * — milliseconds on an overcommitted VM.  Until a sched_migrate_task names
@@ -76,7 +76,8 @@ static void ttwu_mark(struct sr_state *s, struct sr_task *p, int waker_cpu, int 
 		return;
 	rq = &s->rq[target];
 	if (target == waker_cpu ||
-	    ((rq->curr_pid || rq->nr_running) && sr_cpus_share_cache(s->cfg.topo, waker_cpu, target))) {
+	    ((rq->curr_pid || rq->nr_running || !s->cfg.ttwu_idle_wakelist) &&
+	     sr_cpus_share_cache(s->cfg.topo, waker_cpu, target))) {
 		sr_st_flight_mark(s, p, target);
 		return;
 	}
@@ -310,6 +311,8 @@ int sr_st_place_deferred(struct sr_state *s, struct sr_task *p)
  * interrupts off, so its CPU records nothing until the switch; one that
  * recorded something since the sched_waking did not wait (on the 6.12
  * probe traces, all 22 such wakeups had no select_task_rq_fair()).
+ * 5.8 - 5.19 took the wakelist with at most one other task there
+ * ("nr_running <= 1", until 28156108fecb in 6.0): the one it switched to.
  */
 static bool waker_went_on(const struct sr_state *s, const struct sr_task *p)
 {
@@ -323,7 +326,7 @@ int sr_st_ttwu_descheduled(struct sr_state *s, struct sr_task *p, int cpu, bool 
 		return 0;
 	if (s->cfg.ttwu_on_cpu &&
 	    (left_idle || !sr_cpus_share_cache(s->cfg.topo, p->pend_cpu, cpu) ||
-	     waker_went_on(s, p))) {
+	     waker_went_on(s, p) || (!s->cfg.ttwu_idle_wakelist && s->rq[cpu].nr_running <= 1))) {
 		sr_st_ttwu_unmark(s, p);
 		wakelist_mark(s, p, cpu);
 		return 0;

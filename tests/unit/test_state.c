@@ -49,12 +49,14 @@ static int h_run(void *data, const struct sr_task *t, int cpu, uint64_t ts)
 	return 0;
 }
 
-static struct fx *fx_new(bool has_waking)
+/* @pre_60: ttwu_queue_cond() as 5.8 - 5.19 had it */
+static struct fx *fx_new_era(bool has_waking, bool pre_60)
 {
 	struct fx *f = calloc(1, sizeof(*f));
 	struct sr_state_cfg cfg = {
 		.nr_cpus = 2, .migration_cost_ns = 500000, .hz = 250,
 		.has_waking = has_waking, .nr_policies = 1, .ttwu_on_cpu = true,
+		.ttwu_idle_wakelist = !pre_60,
 	};
 
 	assert_non_null(f);
@@ -63,6 +65,11 @@ static struct fx *fx_new(bool has_waking)
 	cfg.hooks = (struct sr_state_hooks){ f, h_place, h_wakeup, h_run };
 	assert_int_equal(sr_state_init(&f->s, &cfg), 0);
 	return f;
+}
+
+static struct fx *fx_new(bool has_waking)
+{
+	return fx_new_era(has_waking, false);
 }
 
 static void fx_free(struct fx *f)
@@ -333,6 +340,34 @@ static void test_wakeup_queued_on_descheduling_cpu(void **state)
 	fx_free(f);
 }
 
+/*
+ * 5.8 - 5.19: the descheduling wakee's CPU takes the wakelist with one
+ * other task queued ("nr_running <= 1"), and a wakeup to an idle CPU of
+ * the same LLC is enqueued by the waker itself: no ttwu_pending there.
+ */
+static void test_wakelist_before_6_0(void **state)
+{
+	struct fx *f = fx_new_era(true, true);
+
+	sw(f, 1000, 0, 0, SR_PS_RUNNING, 200);
+	sw(f, 1000, 1, 0, SR_PS_RUNNING, 300);
+	waking(f, 2000, 1, 200, 0, 300);
+	wakeup(f, 2100, 0, 400, 0, 120);
+	sw(f, 3000, 0, 200, SR_PS_SLEEPING, 400);
+	assert_true(f->s.rq[0].ttwu_pending);
+	assert_int_equal(f->nr_placements, 0);
+	ev(f, (struct sr_event){ .type = SR_EV_WAKEUP, .ts = 4000, .cpu = 0, .pid = 200,
+				 .prio = 120, .target_cpu = 0, .common_pid = 400 });
+	assert_int_equal(f->last.cls, SR_W_RUNNABLE);
+	/* 400 and 200 sleep, CPU0 idles; CPU1 wakes 200 where it slept */
+	sw(f, 5000, 0, 400, SR_PS_SLEEPING, 200);
+	sw(f, 5100, 0, 200, SR_PS_SLEEPING, 0);
+	waking(f, 6000, 1, 200, 0, 300);
+	assert_int_equal(f->nr_placements, 1);
+	assert_false(f->s.rq[0].ttwu_pending);
+	fx_free(f);
+}
+
 static void test_standalone_wakeups(void **state)
 {
 	struct fx *f = fx_new(false);
@@ -589,6 +624,7 @@ int main(void)
 		cmocka_unit_test(test_hot_window_is_strict),
 		cmocka_unit_test(test_runnable_unknown_unpaired),
 		cmocka_unit_test(test_wakeup_queued_on_descheduling_cpu),
+		cmocka_unit_test(test_wakelist_before_6_0),
 		cmocka_unit_test(test_standalone_wakeups),
 		cmocka_unit_test(test_resync_rules),
 		cmocka_unit_test(test_common_pid_reveals_curr),
