@@ -28,18 +28,47 @@ static int take_signal(const struct rec *r)
 }
 
 /*
- * fork and exec COMMAND.  The child reports a failed exec through a
- * close-on-exec pipe, so "no such command" is an error of ours, not a
- * status of a command that never ran.
+ * The child waits this long before exec.  dup_task_struct() hands it our
+ * wakee_flips and wakee_flip_decay_ts (kernel/sched/fair.c record_wakee(),
+ * 3.12 - 6.18), which no trace shows: once a second (HZ jiffies) and two
+ * jiffies at HZ=100 have passed since the fork, COMMAND's first wakeup
+ * finds the inherited stamp stale, halves the count and stamps that
+ * moment, which is where analyze starts the halving schedule of a task
+ * forked from one that existed before the trace.  The child wakes no one
+ * while it waits, so its stamp stays ours.
+ */
+#define SETTLE_NS	1050000000L
+
+static void settle(const struct timespec *forked)
+{
+	struct timespec now, left;
+	long ns;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ns = SETTLE_NS - ((now.tv_sec - forked->tv_sec) * 1000000000L +
+			  (now.tv_nsec - forked->tv_nsec));
+	if (ns <= 0)
+		return;
+	left = (struct timespec){ .tv_sec = ns / 1000000000L, .tv_nsec = ns % 1000000000L };
+	while (nanosleep(&left, &left) && errno == EINTR)
+		;
+}
+
+/*
+ * fork and exec COMMAND, SETTLE_NS after the fork.  The child reports a
+ * failed exec through a close-on-exec pipe, so "no such command" is an
+ * error of ours, not a status of a command that never ran.
  */
 static int spawn(struct rec *r, pid_t *pid)
 {
+	struct timespec forked;
 	int pfd[2], err = 0;
 	ssize_t n;
 
 	if (pipe2(pfd, O_CLOEXEC))
 		return sr_rec_fail(r, SR_EXIT_FAIL, -errno, "pipe: %s", strerror(errno));
 	fflush(NULL);
+	clock_gettime(CLOCK_MONOTONIC, &forked);
 	*pid = fork();
 	if (*pid < 0) {
 		err = errno;
@@ -50,6 +79,7 @@ static int spawn(struct rec *r, pid_t *pid)
 	if (!*pid) {
 		close(pfd[0]);
 		sigprocmask(SIG_SETMASK, &r->oldmask, NULL);
+		settle(&forked);
 		execvp(r->o->cmd[0], r->o->cmd);
 		err = errno;
 		/* If even this fails, the parent sees a plain exit status 127. */
@@ -187,7 +217,7 @@ static void print_what(const struct rec *r)
 			fprintf(stderr, "until Ctrl-C\n");
 		return;
 	}
-	fprintf(stderr, "schedreplay: running:");
+	fprintf(stderr, "schedreplay: running, after %.2f s (docs/record.md):", SETTLE_NS / 1e9);
 	for (; *cmd; cmd++)
 		fprintf(stderr, " %s", *cmd);
 	fputc('\n', stderr);
