@@ -130,6 +130,13 @@ struct sr_decision {
 	/* wake_wide()'s answer, and whether the flips' bounds allow the other one */
 	bool wide, wide_uncertain;
 	int wide_alt_cpu;		/* choice with the other wake_wide() answer, or -1 */
+	/*
+	 * current->recent_used_cpu as the fast path left it (4.16 - 5.14: the
+	 * waker's CPU under want_affine), -1 untouched; maybe: the other
+	 * wake_wide() answer, which the flips allow, would leave it otherwise.
+	 */
+	int waker_recent_cpu;
+	bool waker_recent_maybe;
 	struct sr_sis_fx fx, alt_fx;	/* hints left under cpu's and alt_cpu's sync value */
 	struct sr_trail trail;
 	/* replay/policy.c: the answers one decide()'s runs share; NULL outside it */

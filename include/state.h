@@ -406,6 +406,9 @@ struct sr_ref {
 	uint16_t wide_factor;		/* wake_wide()'s factor: sd_llc_size of this CPU */
 	int16_t h_load_cpu[2];		/* the primary answer's task_h_load() reads: the CPUs
 					 * whose root h_load the kernel cached then, -1 none */
+	int16_t waker_recent_cpu;	/* the waker's recent_used_cpu it left (4.16 - 5.14),
+					 * -1 untouched */
+	bool waker_recent_maybe;	/* ... unless wake_wide() answered otherwise */
 };
 
 /* How each WF_SYNC value fared on a waker's earlier wakeups (decaying counts). */

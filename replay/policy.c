@@ -47,6 +47,8 @@ static void decision_reset(struct sr_decision *d, bool quiet)
 	d->determined = false;
 	d->wide = d->wide_uncertain = false;
 	d->wide_alt_cpu = -1;
+	d->waker_recent_cpu = -1;
+	d->waker_recent_maybe = false;
 	d->fx = (struct sr_sis_fx){ .target = -1, .recent_used_cpu = -1, .cpu_no_scan = -1,
 				  .cpu_full_scan = -1, .h_load_cpu = { -1, -1 } };
 	d->alt_fx = d->fx;

@@ -13,8 +13,10 @@
  * Not modelled, unobservable in a trace or absent from the topologies we
  * build: WF_CURRENT_CPU (6.4+), find_energy_efficient_cpu() (EAS, 5.0+),
  * migration-disabled tasks (5.11+).  record_wakee() runs in the state, before
- * this (see models-affine.h); so does the 4.16 - 5.12 waker recent_used_cpu
- * update.
+ * this (see models-affine.h).  4.16 - 5.14 also set the waker's own
+ * recent_used_cpu in the fast path (32e839dda3ba, until 89aafd67f28c "Use
+ * prev instead of new target as recent_used_cpu"): the decision says what it
+ * left, the state keeps it.
  */
 #include <errno.h>
 #include "models.h"
@@ -236,6 +238,23 @@ static int srqf_affine(const struct sr_policy *pol, const struct sr_wake_ctx *ct
 	return sr_wake_affine_414(pol, ctx, sd, sync, d);
 }
 
+/* 4.16 - 5.14, after select_idle_sibling(): "if (want_affine) current->recent_used_cpu = cpu". */
+static void waker_recent_416(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			     bool want_affine, struct sr_decision *d)
+{
+	struct sr_step *s;
+
+	if (pol->knobs.kver < SR_KV(4, 16) || pol->knobs.kver >= SR_KV(5, 15))
+		return;
+	s = sr_trail_add(&d->trail, "select_task_rq_fair",
+			 "want_affine -> current->recent_used_cpu = cpu", want_affine ? "set" : "kept",
+			 ctx->this_cpu);
+	sr_step_val(s, "want_affine", want_affine);
+	if (want_affine)
+		d->waker_recent_cpu = ctx->this_cpu;
+	d->waker_recent_maybe = d->wide_uncertain;
+}
+
 static int select_task_rq_fair_414(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 				   struct sr_decision *d)
 {
@@ -262,7 +281,9 @@ static int select_task_rq_fair_414(const struct sr_policy *pol, const struct sr_
 		return new_cpu;
 	if (affine < 0)
 		d->decided_by = why;
-	return sr_select_idle_sibling(pol, ctx, ctx->prev_cpu, new_cpu, d);
+	new_cpu = sr_select_idle_sibling(pol, ctx, ctx->prev_cpu, new_cpu, d);
+	waker_recent_416(pol, ctx, want_affine, d);
+	return new_cpu;
 }
 
 /* select_fallback_rq(task_cpu(p)): an allowed CPU of prev's node first, else any. */

@@ -78,6 +78,8 @@ static void fill_ref(const struct sr_run *r, const struct sr_wake_ctx *ctx,
 	ref->wide_factor = (uint16_t)sr_llc_size(&r->topo, ctx->this_cpu);
 	ref->h_load_cpu[0] = (int16_t)d->fx.h_load_cpu[0];
 	ref->h_load_cpu[1] = (int16_t)d->fx.h_load_cpu[1];
+	ref->waker_recent_cpu = (int16_t)d->waker_recent_cpu;
+	ref->waker_recent_maybe = d->waker_recent_maybe;
 }
 
 /* --time, --pid, --comm, --cpu: whether the analyses see this placement. */

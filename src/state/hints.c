@@ -565,6 +565,21 @@ static void cores_unknown(struct sr_state *s, const struct sr_ref *r)
 }
 
 /*
+ * The waker's own recent_used_cpu, which 4.16 - 5.14 set to its CPU (@cpu)
+ * in the fast path under want_affine: as the reference's answer left it,
+ * unknown when the other wake_wide() answer would have left it otherwise.
+ */
+void sr_st_waker_recent(struct sr_task *waker, const struct sr_ref *r, int cpu)
+{
+	if (!waker || waker->v.pid <= 0 || !r->valid)
+		return;
+	if (r->waker_recent_maybe && waker->v.recent_used_cpu != cpu)
+		waker->v.recent_used_cpu = -1;
+	else if (r->waker_recent_cpu >= 0)
+		waker->v.recent_used_cpu = r->waker_recent_cpu;
+}
+
+/*
  * The kernel chose @cpu for @p's wakeup.  Of the reference's two answers,
  * the one that matched tells which WF_SYNC value the wakeup carried and
  * which hints select_idle_sibling() left.  When neither matched, only what

@@ -197,6 +197,8 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 	p->pend_guess = ctx.sync_guess;
 	probe_sync(s, p, waker, &ctx);
 	ret = s->cfg.hooks.placement(s->cfg.hooks.data, &ctx, *decp, &ref);
+	if (kind == SR_WAKE_TTWU && waker != p)
+		sr_st_waker_recent(waker, &ref, ev->cpu);
 	sr_st_conc_hold(s, p, *decp, kind);
 	if (kind == SR_WAKE_TTWU)
 		sr_st_idle_watch(s, p);

@@ -191,6 +191,40 @@ static void test_follow_reference(void **state)
 	fx_free(f);
 }
 
+/*
+ * 4.16 - 5.14: the reference's fast path left the waker's CPU in the
+ * waker's own recent_used_cpu; a maybe keeps only an equal value.
+ */
+static void test_waker_recent(void **state)
+{
+	struct fx *f = fx_new();
+	struct sr_task *w;
+
+	waker_and_sleeper(f);
+	w = sr_state_task(&f->s, 100);
+	assert_int_equal(w->v.recent_used_cpu, -1);
+	f->next_ref = (struct sr_ref){ .valid = true, .cpu = { 2, 2 },
+		.recent_used_cpu = { -1, -1 }, .cleared_idle_cores = { -1, -1 },
+		.waker_recent_cpu = 0 };
+	waking(f, 3000, 0, 101, "wakee", 2, 100, false);
+	assert_int_equal(w->v.recent_used_cpu, 0);
+	wakeup(f, 3100, 0, 101, 2);
+	sw(f, 3200, 2, 0, "", 101, "wakee");
+	sw(f, 3300, 2, 101, "wakee", 0, "");
+	f->next_ref.waker_recent_cpu = -1;
+	f->next_ref.waker_recent_maybe = true;
+	waking(f, 4000, 0, 101, "wakee", 2, 100, false);
+	assert_int_equal(w->v.recent_used_cpu, 0);	/* either answer leaves 0 */
+	wakeup(f, 4100, 0, 101, 2);
+	sw(f, 4200, 2, 0, "", 101, "wakee");
+	sw(f, 4300, 2, 101, "wakee", 0, "");
+	sw(f, 4400, 0, 100, "waker", 0, "");
+	sw(f, 4400, 1, 0, "", 100, "waker");		/* the waker moves to CPU 1 */
+	waking(f, 5000, 1, 101, "wakee", 2, 100, false);
+	assert_int_equal(w->v.recent_used_cpu, -1);	/* 1 or still 0: unknown */
+	fx_free(f);
+}
+
 /* Neither answer matched: only what must have happened is kept. */
 static void test_reference_missed(void **state)
 {
@@ -698,6 +732,7 @@ int main(void)
 		cmocka_unit_test(test_idle_cores_missed),
 		cmocka_unit_test(test_idle_stamp),
 		cmocka_unit_test(test_follow_reference),
+		cmocka_unit_test(test_waker_recent),
 		cmocka_unit_test(test_reference_missed),
 		cmocka_unit_test(test_idle_waker),
 		cmocka_unit_test(test_flips_bounds),

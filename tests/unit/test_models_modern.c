@@ -860,6 +860,38 @@ static void test_flow_affine(void **state)
 }
 
 /*
+ * 4.16 - 5.14 leave the waker's CPU in current->recent_used_cpu under
+ * want_affine (fast path); wide or 5.15+, nothing; flips that allow either
+ * wake_wide() answer make it a maybe.
+ */
+static void test_flow_waker_recent(void **state)
+{
+	struct fx *f = fx_new("cores-per-llc=8", SR_ERA_511, 0, 4);
+
+	set_pol(f, SR_KV(5, 10), WA_ALL);
+	assert_int_equal(flow(f), 0);
+	assert_int_equal(f->d.waker_recent_cpu, 0);
+	assert_false(f->d.waker_recent_maybe);
+	assert_non_null(find_step(f, "select_task_rq_fair", "set"));
+	/* wake_wide(): 64 flips against 8 in an LLC of 8 */
+	f->curr.wakee_flips = f->curr.wakee_flips_min = f->curr.wakee_flips_max = 64;
+	f->p.wakee_flips = f->p.wakee_flips_min = f->p.wakee_flips_max = 8;
+	assert_int_equal(flow(f), 0);
+	assert_int_equal(f->d.waker_recent_cpu, -1);
+	assert_non_null(find_step(f, "select_task_rq_fair", "kept"));
+	f->p.wakee_flips_min = 0;	/* the wakee's count may be below the factor */
+	assert_int_equal(flow(f), 0);
+	assert_true(f->d.waker_recent_maybe);
+	set_pol(f, SR_KV(5, 15), WA_ALL);
+	f->p.wakee_flips_min = 8;
+	assert_int_equal(flow(f), 0);
+	assert_int_equal(f->d.waker_recent_cpu, -1);
+	assert_false(f->d.waker_recent_maybe);
+	assert_null(find_step(f, "select_task_rq_fair", "set"));
+	fx_free(f);
+}
+
+/*
  * Loads estimated within 30 %: 256 + 256 on CPU 0 against 4096 - 256 on
  * CPU 4, apart even at the worst corner of the band: a determined answer.
  */
@@ -1367,6 +1399,7 @@ int main(void)
 		cmocka_unit_test(test_w14_record_wakee),
 		cmocka_unit_test(test_w14_record_wakee_heavy),
 		cmocka_unit_test(test_flow_affine),
+		cmocka_unit_test(test_flow_waker_recent),
 		cmocka_unit_test(test_flow_kernel_patches),
 		cmocka_unit_test(test_flow_load_estimate),
 		cmocka_unit_test(test_flow_prev_unrefreshed),
