@@ -666,6 +666,13 @@ struct sr_state_cfg {
 	bool ttwu_idle_wakelist;	/* 6.0+: ... nothing else at all, not at most one
 					 * other task; and a wakeup to an idle CPU of the
 					 * same LLC goes through its wakelist too */
+	/* Older eras (false: the current kernels' behaviour) */
+	bool blocked_unrefreshed;	/* < 4.17: no periodic nohz update of idle CPUs'
+					 * blocked averages (nohz.next_blocked) */
+	bool newidle_stamps_pending;	/* < 5.13: newidle balance stamps idle_stamp even
+					 * with a wakeup pending */
+	bool shares_by_weight;		/* < 4.15: a group's shares split by queued weight
+					 * alone */
 	/*
 	 * The trace has sched_waking but no sched_wakeup: a placed wakeup's CPU is
 	 * the sched_migrate_task its waker's CPU emits, else where it switches in.

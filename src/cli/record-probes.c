@@ -107,7 +107,7 @@ static long path_off(const struct btf *btf, const char *type, const char *path)
 	return total;
 }
 
-/* Which argument of select_task_rq_fair() is wake_flags: the third from 5.8, else none. */
+/* Which argument of select_task_rq_fair() is wake_flags: the third from 5.11, else none. */
 static int wake_flags_arg(const struct btf *btf)
 {
 	int id = btf__find_by_name_kind(btf, "select_task_rq_fair", BTF_KIND_FUNC);
@@ -122,7 +122,7 @@ static int wake_flags_arg(const struct btf *btf)
 		const char *n = btf__name_by_offset(btf, p[i].name_off);
 
 		if (n && !strcmp(n, "wake_flags"))
-			return i == 2 ? 3 : -EOPNOTSUPP;	/* before 5.8 the third is sd_flag */
+			return i == 2 ? 3 : -EOPNOTSUPP;	/* before 5.11 the third is sd_flag */
 	}
 	return -ENOENT;
 }
@@ -232,7 +232,7 @@ static int read_offsets(struct rec *r, struct offs *o)
 					  "%s in this kernel's BTF", i ? "se.avg" : "pid");
 	if (!ret && o->wake_flags_arg == -EOPNOTSUPP)
 		ret = sr_rec_fail(r, SR_EXIT_BAD_INPUT, -EOPNOTSUPP, "--probes: this kernel's "
-				  "select_task_rq_fair() predates 5.8 (no wake_flags argument "
+				  "select_task_rq_fair() predates 5.11 (no wake_flags argument "
 				  "of its own); analyze could not use the probes");
 	else if (!ret && o->wake_flags_arg < 0)
 		ret = sr_rec_fail(r, SR_EXIT_BAD_INPUT, -ENOENT, "--probes: select_task_rq_fair() is "

@@ -10,7 +10,7 @@
 #include "run.h"
 #include "run-priv.h"
 
-/* kernel/sched/sched.h, 5.8 - 6.18 */
+/* kernel/sched/sched.h, 5.11 - 6.18 (3aef1551e942; before, WF_SYNC was 0x01) */
 #define SR_WF_EXEC	0x02
 #define SR_WF_FORK	0x04
 #define SR_WF_TTWU	0x08
@@ -321,8 +321,8 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		sr_run_warn(r, "%d CPU(s) have no event at all: assumed idle throughout (a task "
 			    "running there without any sched event would be missed)", r->nr_silent);
 	probes = info->has_format[SR_EV_SELECT] && info->has_format[SR_EV_SELECT_RET];
-	if (probes && r->ref.knobs.kver < SR_KV(5, 8)) {
-		sr_run_warn(r, "select_task_rq_fair() probes ignored: before 5.8 its third argument "
+	if (probes && r->ref.knobs.kver < SR_KV(5, 11)) {
+		sr_run_warn(r, "select_task_rq_fair() probes ignored: before 5.11 its third argument "
 			    "is sd_flag, not wake_flags");
 		probes = false;
 	}
@@ -336,7 +336,7 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		.root_cgroup = o->root_cgroup,
 		.cgroup_weights = r->opts.cgroup_weights, .nr_cgroup_weights = o->nr_cgroup_weights,
 		.cgroup_members = r->opts.cgroup_members, .nr_cgroup_members = o->nr_cgroup_members,
-		/* 5.8+ (3aef1551e942 "sched: Add WF_TTWU, WF_EXEC wakeup flags") */
+		/* 5.11+ (3aef1551e942 "sched: Add WF_TTWU, WF_EXEC wakeup flags") */
 		.has_select_probe = probes, .probes_measure_only = o->probes_measure_only,
 		/* 6.12 152e11f6df29 "sched/fair: Implement delayed dequeue" */
 		.delayed_dequeue = r->ref.knobs.kver >= SR_KV(6, 12) &&
@@ -346,6 +346,12 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		.ttwu_on_cpu = r->ref.knobs.kver >= SR_KV(5, 8),
 		/* 6.0 28156108fecb, f3dd3f674555 (Tianchen Ding's ttwu_queue_cond() pair) */
 		.ttwu_idle_wakelist = r->ref.knobs.kver >= SR_KV(6, 0),
+		/* 4.17 f643ea220701 "sched/nohz: Stop NOHZ stats when decayed" */
+		.blocked_unrefreshed = r->ref.knobs.kver < SR_KV(4, 17),
+		/* 5.13 9c9f520a1467 "sched,fair: skip newidle_balance if a wakeup is pending" */
+		.newidle_stamps_pending = r->ref.knobs.kver < SR_KV(5, 13),
+		/* 4.15 calc_group_shares(): max(load.weight, load_avg) */
+		.shares_by_weight = r->ref.knobs.kver < SR_KV(4, 15),
 		.wf_sync = SR_WF_SYNC, .wf_fork = SR_WF_FORK, .wf_ttwu = SR_WF_TTWU,
 		.wf_exec = SR_WF_EXEC,
 		.nr_policies = r->nr_policies,

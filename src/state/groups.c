@@ -225,11 +225,14 @@ void sr_st_group_inherit(struct sr_state *s, struct sr_task *child, const struct
 
 /*
  * calc_group_shares() (4.15+): the group's shares split in proportion to
- * each CPU's cfs_rq load, this CPU's counted at max(load.weight, load_avg).
+ * each CPU's cfs_rq load, this CPU's counted at max(load.weight, load_avg);
+ * calc_cfs_shares() before (4.9 - 4.14) counted its queued weight alone.
  */
-static unsigned long group_shares(const struct sr_group *g, int cpu, double tg_load)
+static unsigned long group_shares(const struct sr_group *g, int cpu, double tg_load,
+				  bool by_weight)
 {
-	double load = (double)g->weight[cpu] > g->load[cpu] ? (double)g->weight[cpu] : g->load[cpu];
+	double load = by_weight || (double)g->weight[cpu] > g->load[cpu] ? (double)g->weight[cpu]
+									   : g->load[cpu];
 	double tg_weight = tg_load - g->load[cpu] + load;
 	double shares = tg_weight > 0 ? (double)g->tg.shares * load / tg_weight
 				      : (double)g->tg.shares;
@@ -260,7 +263,7 @@ void sr_st_groups_fill(struct sr_state *s)
 		g->tg.load_weight = (int)(tg_load + 0.5);
 		for (int c = 0; c < s->cfg.nr_cpus; c++) {
 			struct sr_tg_cpu *q = &g->cpu[c];
-			unsigned long shares = group_shares(g, c, tg_load);
+			unsigned long shares = group_shares(g, c, tg_load, s->cfg.shares_by_weight);
 
 			*q = (struct sr_tg_cpu){
 				.load_weight = g->weight[c], .rq_weight = g->weight[c],

@@ -318,7 +318,8 @@ void sr_st_idle_stamp(struct sr_state *s, int cpu, bool set, uint64_t ts)
 {
 	struct sr_rq *rq = &s->rq[cpu];
 
-	if (set && rq->ttwu_pending)	/* newidle balance returns before stamping */
+	/* 5.13+ (9c9f520a1467): newidle balance returns before stamping */
+	if (set && rq->ttwu_pending && !s->cfg.newidle_stamps_pending)
 		return;
 	rq->idle_stamp = set ? ts : 0;
 	rq->idle_stamp_known = true;

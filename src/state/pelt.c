@@ -315,12 +315,14 @@ void sr_st_cpu_kupdate_early(struct sr_state *s, int cpu)
 /*
  * The idle CPUs' blocked averages are brought up to date by the nohz idle
  * balancer at most every LOAD_AVG_PERIOD ms (nohz.next_blocked, commit
- * f643ea220701 "sched/nohz: Stop NOHZ stats when decayed", 5.1); the trace
+ * f643ea220701 "sched/nohz: Stop NOHZ stats when decayed", 4.17); the trace
  * does not show when, so the first event after that period stands for it.
+ * Before 4.17 only a balance that a kick or the CPU's own idle balance ran
+ * updated them: they stay as their last seen update left them.
  */
 void sr_st_blocked_refresh(struct sr_state *s)
 {
-	if (s->now < s->next_blocked)
+	if (s->now < s->next_blocked || s->cfg.blocked_unrefreshed)
 		return;
 	for (int c = 0; c < s->cfg.nr_cpus; c++)
 		if (!s->rq[c].curr_pid && s->cpu[c].k_ts)

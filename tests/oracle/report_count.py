@@ -33,8 +33,10 @@ Usage:
 
 A running task woken from another CPU that then switches out asleep before its sched_wakeup
 was already dequeued: on 5.8+ kernels its wakeup stays runnable when that CPU switches to
-idle (its wakelist), and becomes placed when another task runs there (the waker selects a
-CPU); before 5.8 it becomes placed either way.  Every CPU is taken to share one LLC, as
+idle (its wakelist) or when the waker's CPU records any event the replay reads before that
+switch (a waker waiting for the switch records nothing), and becomes placed when another
+task runs there (the waker selects a CPU; 5.8 - 5.19: when two or more are left there); before
+5.8 it becomes placed either way.  Every CPU is taken to share one LLC, as
 schedreplay assumes without --topology.
 
 Exit status: 0 ok, 1 --expect mismatch, 2 trace-cmd failed / input unreadable, 64 usage.
@@ -47,6 +49,9 @@ import re
 import subprocess
 import sys
 
+# the events schedreplay's replay reads besides these: the probes, group moves
+STATE_EXTRA = ("sched_stat_runtime", "srqf", "srqf_ret", "thl", "thl_ret", "fig", "fig_ret",
+               "sag", "cgroup_attach_task")
 TRACKED_EVENTS = (
     "sched_switch",
     "sched_waking",
@@ -57,6 +62,7 @@ TRACKED_EVENTS = (
     "sched_process_exit",
     "sched_process_exec",
 )
+STATE_EVENTS = TRACKED_EVENTS + STATE_EXTRA
 
 # Event header line of `trace-cmd report` (default, non-latency output):
 #   "           sleep-688468 [005] 926697.930151545: sched_switch:         prev_comm=..."
@@ -134,6 +140,8 @@ class Oracle:
                  kernel=(6, 12)):
         self.has_waking = has_waking
         self.on_cpu_wakelist = kernel >= (5, 8)
+        self.on_cpu_alone = kernel >= (6, 0)   # before: "nr_running <= 1"
+        self.cpu_last = {}   # cpu -> ts_ns of its last event the replay reads
         # no sched_wakeup: infer the chosen CPU (see the usage text)
         self.infer = has_waking and not has_wakeup
         self.migration_cost = migration_cost
@@ -226,8 +234,13 @@ class Oracle:
         w = self.pending.get(pid)
         if not w or w[3] != "runnable" or w[1] == cpu:
             return
-        if next_pid == 0 and self.on_cpu_wakelist:
+        if self.on_cpu_wakelist and (next_pid == 0 or self.cpu_last.get(w[1], 0) > w[0]):
             return
+        if self.on_cpu_wakelist and not self.on_cpu_alone:
+            left = sum(1 for q, st in self.state.items() if q not in (pid, next_pid) and
+                       st in (RUNNING, QUEUED) and self.cpu_of.get(q) == cpu)
+            if left == 0:
+                return
         self.pending[pid] = (w[0], w[1], w[2], "placed")
 
     def _awaited_switch_out(self, pid, cpu):
@@ -426,6 +439,8 @@ class Oracle:
             elif ts < self._last_ts:
                 self.diag["ts_backwards"] += 1
         self._last_ts, self._last_cpu = ts, cpu
+        if event in STATE_EVENTS:
+            self.cpu_last[cpu] = ts
 
         if event in self.events and event != "other":
             self.events[event] += 1

@@ -51,6 +51,11 @@ static inline struct fx *fx_new_cfg(const struct sr_state_cfg *extra)
 		cfg.probes_measure_only = extra->probes_measure_only;
 		cfg.delayed_dequeue = extra->delayed_dequeue;
 		cfg.migrate_pelt_lag = extra->migrate_pelt_lag;
+		cfg.ttwu_on_cpu = extra->ttwu_on_cpu;
+		cfg.ttwu_idle_wakelist = extra->ttwu_idle_wakelist;
+		cfg.blocked_unrefreshed = extra->blocked_unrefreshed;
+		cfg.newidle_stamps_pending = extra->newidle_stamps_pending;
+		cfg.shares_by_weight = extra->shares_by_weight;
 		cfg.wf_sync = extra->wf_sync;
 		cfg.wf_fork = extra->wf_fork;
 		cfg.wf_ttwu = extra->wf_ttwu;

@@ -35,6 +35,32 @@ static struct fx *busy_group(const struct sr_state_cfg *cfg)
 	return f;
 }
 
+/*
+ * b sleeps on CPU 1: its cfs_rq keeps a blocked load but no weight.  4.15+
+ * split the shares by max(weight, load), about half there; 4.9 - 4.14 by
+ * weight alone, the minimum.
+ */
+static unsigned long blocked_share(bool pre_415)
+{
+	const struct sr_state_cfg era = { .shares_by_weight = pre_415 };
+	struct fx *f = busy_group(&era);
+	unsigned long shares;
+
+	sw(f, 1000003000, 1, 101, "b", 0, "");
+	for (int c = 0; c < 4; c++)
+		sr_st_cpu_advance(&f->s, c, f->s.now);
+	sr_st_groups_fill(&f->s);
+	shares = sr_state_task(&f->s, 100)->grp->cpu[1].shares;
+	fx_free(f);
+	return shares;
+}
+
+static void test_shares_by_era(void **state)
+{
+	assert_in_range(blocked_share(false), 480, 530);
+	assert_in_range(blocked_share(true), 0, 10);
+}
+
 static void test_attach_and_shares(void **state)
 {
 	struct fx *f = busy_group(NULL);
@@ -155,6 +181,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_attach_and_shares),
+		cmocka_unit_test(test_shares_by_era),
 		cmocka_unit_test(test_weight_given),
 		cmocka_unit_test(test_fork_and_root),
 		cmocka_unit_test(test_member_given),

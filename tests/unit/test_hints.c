@@ -140,6 +140,33 @@ static void test_idle_cores_missed(void **state)
 }
 
 /* idle_stamp: stamped on the way to idle, cleared by a wakeup onto the CPU, not by a fork. */
+static void test_idle_stamp(void **state);
+
+/*
+ * A CPU going idle with a wakeup queued on its wakelist: 5.13+ newidle
+ * balance returns before stamping; before, it stamps (the wakeup clears it).
+ */
+static void idle_with_pending(bool pre_513)
+{
+	const struct sr_state_cfg era = { .ttwu_on_cpu = true, .ttwu_idle_wakelist = true,
+					  .newidle_stamps_pending = pre_513 };
+	struct fx *f = fx_new_cfg(&era);
+
+	sw(f, 1000, 0, 0, "", 100, "waker");
+	sw(f, 1000, 1, 0, "", 101, "b");
+	waking(f, 1500, 0, 101, "b", 1, 100, false);	/* b still leaving CPU 1 */
+	sw(f, 2000, 1, 101, "b", 0, "");
+	assert_true(f->s.rq[1].ttwu_pending);
+	assert_int_equal(f->s.rq[1].idle_stamp, pre_513 ? 2000 : 0);
+	fx_free(f);
+}
+
+static void test_idle_stamp_pending(void **state)
+{
+	idle_with_pending(false);
+	idle_with_pending(true);
+}
+
 static void test_idle_stamp(void **state)
 {
 	struct fx *f = fx_new();
@@ -731,6 +758,7 @@ int main(void)
 		cmocka_unit_test(test_idle_cores_sticky),
 		cmocka_unit_test(test_idle_cores_missed),
 		cmocka_unit_test(test_idle_stamp),
+		cmocka_unit_test(test_idle_stamp_pending),
 		cmocka_unit_test(test_follow_reference),
 		cmocka_unit_test(test_waker_recent),
 		cmocka_unit_test(test_reference_missed),

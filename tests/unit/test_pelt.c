@@ -68,6 +68,22 @@ static void test_idle_cpu_read_frozen(void **state)
 	fx_free(f);
 }
 
+/* Before 4.17 no periodic nohz update: the idle CPU reads as its switch to idle left it. */
+static void test_idle_cpu_read_before_417(void **state)
+{
+	const struct sr_state_cfg era = { .blocked_unrefreshed = true };
+	struct fx *f = fx_new_cfg(&era);
+	unsigned long at_idle;
+
+	(void)state;
+	run_then_sleep(f);
+	at_idle = load_read(f, 0);
+	tick_elsewhere(f, 440 * MS);
+	assert_int_equal(load_read(f, 0), at_idle);
+	assert_false(f->s.rq[0].load_refreshed);
+	fx_free(f);
+}
+
 static void test_busy_cpu_past_a_tick(void **state)
 {
 	struct fx *f = fx_new();
@@ -405,6 +421,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_idle_cpu_read_frozen),
+		cmocka_unit_test(test_idle_cpu_read_before_417),
 		cmocka_unit_test(test_busy_cpu_past_a_tick),
 		cmocka_unit_test(test_busy_cpu_ticks_seen),
 		cmocka_unit_test(test_pull_updates_source),
