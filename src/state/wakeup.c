@@ -588,10 +588,14 @@ int sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev)
 	/* a CPU pulling a task for itself (newidle balance) clears its idle_stamp */
 	if (!p->pending && ev->cpu == ev->dest_cpu)
 		sr_st_idle_stamp(s, ev->dest_cpu, false, ev->ts);
-	if (p->pending) {
+	/*
+	 * Emitted on the waker's CPU right after selection: now the target is
+	 * known.  Elsewhere a balancer moved the task, still queued while its
+	 * waker waited (6.12+: a delayed dequeue): no selection yet.
+	 */
+	if (p->pending && ev->cpu == p->pend_cpu) {
 		p->pend_migrations++;
 		sr_st_conc_selected(s, p);
-		/* emitted on the waker's CPU right after selection: now the target is known */
 		if (p->pend_ttwu_cpu >= 0 || p->pend_flight_cpu >= 0 || p->pend_cls == SR_W_PLACED)
 			ttwu_mark(s, p, p->pend_cpu, ev->dest_cpu);
 	}

@@ -167,6 +167,30 @@ static void test_idle_stamp_pending(void **state)
 	idle_with_pending(true);
 }
 
+/*
+ * A pending wakeup's task moved by a balancer on another CPU (6.12: a
+ * delayed-dequeue task still queued while its waker waits) is no
+ * selection: its target is not marked.  The waker's own migrate is.
+ */
+static void test_migrate_not_by_waker(void **state)
+{
+	const struct sr_state_cfg era = { .ttwu_on_cpu = true, .ttwu_idle_wakelist = true };
+	struct fx *f = fx_new_cfg(&era);
+
+	sw(f, 1000, 0, 0, "", 100, "waker");
+	sw(f, 1000, 2, 0, "", 102, "c");
+	sw(f, 1000, 1, 0, "", 101, "b");
+	sw(f, 1500, 1, 101, "b", 0, "");
+	waking(f, 2000, 0, 101, "b", 1, 100, false);
+	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 2100, .cpu = 2, .pid = 101,
+				 .prio = 120, .orig_cpu = 1, .dest_cpu = 3, .common_pid = 102 });
+	assert_false(f->s.rq[3].ttwu_pending);
+	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 2200, .cpu = 0, .pid = 101,
+				 .prio = 120, .orig_cpu = 3, .dest_cpu = 1, .common_pid = 100 });
+	assert_true(f->s.rq[1].ttwu_pending);
+	fx_free(f);
+}
+
 static void test_idle_stamp(void **state)
 {
 	struct fx *f = fx_new();
@@ -759,6 +783,7 @@ int main(void)
 		cmocka_unit_test(test_idle_cores_missed),
 		cmocka_unit_test(test_idle_stamp),
 		cmocka_unit_test(test_idle_stamp_pending),
+		cmocka_unit_test(test_migrate_not_by_waker),
 		cmocka_unit_test(test_follow_reference),
 		cmocka_unit_test(test_waker_recent),
 		cmocka_unit_test(test_reference_missed),
