@@ -331,6 +331,24 @@ static void print_exec_head(FILE *f, const struct sr_explain *e, const struct sr
 	fprintf(f, " s.\n");
 }
 
+/* ttwu_queue_cond() sent a descheduling wakee to its CPU's wakelist: no selection. */
+static void print_wakelist(FILE *f, const struct sr_explain_cand *c)
+{
+	static const char *const why[] = {
+		[SR_WL_IDLE] = "CPU %d was left with nothing else to run",
+		[SR_WL_OTHER_LLC] = "CPU %d shares no cache with the waker's",
+		[SR_WL_WAKER_WENT_ON] = "the waker's CPU recorded an event before the switch, "
+					"which a waker waiting for it cannot, so CPU %d had nothing "
+					"else queued at the waking",
+		[SR_WL_ONE_OTHER] = "CPU %d had at most one other task (5.8 - 5.19)",
+	};
+
+	fprintf(f, "It was still leaving CPU %d when woken: try_to_wake_up() queued it on that "
+		"CPU's wakelist, with no CPU selection (ttwu_queue_cond(): ", c->w.prev_cpu);
+	fprintf(f, why[c->w.wakelist], c->w.prev_cpu);
+	fputs(").\n", f);
+}
+
 static void print_head(FILE *f, const struct sr_explain *e, const struct sr_explain_cand *c)
 {
 	bool placed = c->w.cls == SR_W_PLACED;
@@ -364,7 +382,9 @@ static void print_head(FILE *f, const struct sr_explain *e, const struct sr_expl
 	if (placed && c->w.after_switch)
 		fprintf(f, "It was still leaving CPU %d when woken: the waker waited for that switch, "
 			"then selected a CPU.\n", c->w.prev_cpu);
-	if (!placed)
+	if (!placed && c->w.wakelist != SR_WL_NONE)
+		print_wakelist(f, c);
+	else if (!placed)
 		fprintf(f, "No CPU selection ran: the task was %s.\n",
 			c->w.cls == SR_W_RUNNABLE ? "still running or queued" :
 			"in an unknown state");

@@ -324,8 +324,12 @@ static int ex_report(struct sr_analysis *a, json_t *report)
 			  sr_outcome_name(c->w.actual) : NULL,
 		"cache_hot", c->w.hot, "since_switch_out_ns", (json_int_t)c->w.since_out,
 		"migrations", c->w.nr_migrations, "uncertain", c->w.uncertain, "next", next_json(c));
-	if (o)
+	if (o) {
+		const char *wl = sr_explain_wakelist(c->w.wakelist);
+
 		json_object_set_new(o, "selected_after_switch", json_boolean(c->w.after_switch));
+		json_object_set_new(o, "on_cpu_wakelist", wl ? json_string(wl) : json_null());
+	}
 	if (o && c->w.kind == SR_WAKE_EXEC)
 		json_object_set_new(o, "exec", json_pack("{s:I, s:b}", "completed_ns",
 				    (json_int_t)c->w.ts_wakeup, "at_select", c->w.at_select));

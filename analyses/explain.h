@@ -71,6 +71,17 @@ static inline const char *sr_explain_class(const struct sr_explain_cand *c)
 	return c->w.kind != SR_WAKE_TTWU ? sr_wake_kind_name(c->w.kind) : sr_wclass_name(c->w.cls);
 }
 
+/* Why a descheduling wakee went to its CPU's wakelist (JSON on_cpu_wakelist), or NULL. */
+static inline const char *sr_explain_wakelist(enum sr_wakelist_why why)
+{
+	static const char *const names[] = {
+		[SR_WL_IDLE] = "left_idle", [SR_WL_OTHER_LLC] = "other_llc",
+		[SR_WL_WAKER_WENT_ON] = "waker_went_on", [SR_WL_ONE_OTHER] = "one_other",
+	};
+
+	return why > SR_WL_NONE && why <= SR_WL_ONE_OTHER ? names[why] : NULL;
+}
+
 /* CPUs shown: waker, prev, chosen, and every policy's answer. */
 bool sr_explain_mattered(const struct sr_explain_cand *c, int cpu, int nr_policies);
 

@@ -346,6 +346,18 @@ int sr_update_idle_cpu_scan(unsigned long sum_util, int llc_weight, int pct,
 
 enum sr_task_state { SR_T_UNKNOWN, SR_T_RUNNING, SR_T_QUEUED, SR_T_SLEEPING, SR_T_DEAD };
 
+/*
+ * A wakeup of a task still leaving its CPU that try_to_wake_up() queued on
+ * that CPU's wakelist (ttwu_queue_cond(), 5.8+), with no CPU selection: why.
+ */
+enum sr_wakelist_why {
+	SR_WL_NONE,
+	SR_WL_IDLE,		/* the CPU was left with nothing to run */
+	SR_WL_OTHER_LLC,	/* it shares no cache with the waker's CPU */
+	SR_WL_WAKER_WENT_ON,	/* the waker's CPU recorded something before the switch */
+	SR_WL_ONE_OTHER,	/* 5.8 - 5.19: at most one other task there */
+};
+
 /* How a wakeup found its task. */
 enum sr_wclass {
 	SR_W_PLACED,		/* off every runqueue: the kernel chose a CPU */
@@ -491,6 +503,7 @@ struct sr_task {
 	int pend_ttwu_cpu;		/* CPU whose wakelist we assume holds it, -1 none */
 	int pend_flight_cpu;		/* CPU it is being enqueued on directly, -1 none */
 	bool pend_descheduled;		/* placed once it had left its CPU (wakeup.c) */
+	enum sr_wakelist_why pend_wakelist;	/* ... or why it went to that CPU's wakelist */
 	bool pend_await_switch;		/* no sched_wakeup: a running task's wakeup waits for
 					 * its switch-out (infer.c) */
 	/*
@@ -548,6 +561,7 @@ struct sr_wakeup {
 	bool in_lost_window;		/* from waking to wakeup, some CPU was losing events */
 	bool after_switch;		/* woken while still leaving its CPU: selected once
 					 * the switch was done (src/state/wakeup.c) */
+	enum sr_wakelist_why wakelist;	/* ... or queued on that CPU's wakelist, no selection */
 	bool at_select;			/* an exec replayed at its own select_task_rq_fair()
 					 * probe, not inferred from a self-stop or the exec */
 	int nr_dec;

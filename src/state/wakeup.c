@@ -279,6 +279,7 @@ int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev)
 	p->pend_ref.valid = false;
 	p->pend_ev = *ev;		/* a running task's wakeup may become a placement */
 	p->pend_descheduled = false;
+	p->pend_wakelist = SR_WL_NONE;
 	if (p->pend_cls == SR_W_PLACED)
 		ret = select_begins(s, p);
 	if (p->pend_ttwu_cpu < 0 && p->pend_flight_cpu < 0)
@@ -326,12 +327,17 @@ int sr_st_ttwu_descheduled(struct sr_state *s, struct sr_task *p, int cpu, bool 
 	if (!p->pending || p->pend_cls != SR_W_RUNNABLE || p->pend_cpu == cpu ||
 	    !sr_st_cpu_ok(s, p->pend_cpu))
 		return 0;
-	if (s->cfg.ttwu_on_cpu &&
-	    (left_idle || !sr_cpus_share_cache(s->cfg.topo, p->pend_cpu, cpu) ||
-	     waker_went_on(s, p) || (!s->cfg.ttwu_idle_wakelist && s->rq[cpu].nr_running <= 1))) {
-		sr_st_ttwu_unmark(s, p);
-		wakelist_mark(s, p, cpu);
-		return 0;
+	if (s->cfg.ttwu_on_cpu) {
+		p->pend_wakelist = left_idle ? SR_WL_IDLE :
+				   !sr_cpus_share_cache(s->cfg.topo, p->pend_cpu, cpu) ? SR_WL_OTHER_LLC :
+				   waker_went_on(s, p) ? SR_WL_WAKER_WENT_ON :
+				   !s->cfg.ttwu_idle_wakelist && s->rq[cpu].nr_running <= 1 ?
+				   SR_WL_ONE_OTHER : SR_WL_NONE;
+		if (p->pend_wakelist != SR_WL_NONE) {
+			sr_st_ttwu_unmark(s, p);
+			wakelist_mark(s, p, cpu);
+			return 0;
+		}
 	}
 	p->pend_cls = SR_W_PLACED;
 	p->pend_descheduled = true;
@@ -395,6 +401,7 @@ int sr_st_emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_eve
 		      w.in_lost_window;
 	w.chosen_inferred = p->pend_inferred;	/* infer.c: no sched_wakeup in the trace */
 	w.after_switch = p->pend_descheduled;
+	w.wakelist = paired ? p->pend_wakelist : SR_WL_NONE;
 	w.target_idle = sr_st_cpu_ok(s, w.cpu) && !s->rq[w.cpu].curr_pid;
 	s->wc.cls[w.cls]++;
 	if (w.uncertain)
