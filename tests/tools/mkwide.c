@@ -14,6 +14,8 @@
  * clock; with "tsc2nsec" (for an x86-tsc IN) it also stores the TSC-to-ns
  * factors this machine's TSC runs at, measured against CLOCK_MONOTONIC, as
  * `trace-cmd record --tsc2nsec` stores perf's where perf gives them; with
+ * "uname=STRING" it names another kernel (a release whose era gates the
+ * replay then follows: the events stay the recorded kernel's); with
  * "guest" it is also a guest's trace synchronised to its host's time, as
  * `trace-cmd record -A` writes it: a TIME_SHIFT option moves every CPU's
  * timestamps by one sampled offset (here 10^9 cycles, the same on each).
@@ -115,7 +117,8 @@ int main(int argc, char **argv)
 	int n, in_cpus, ret = 0;
 
 	if (argc < 4 || argc > 5 || (n = atoi(argv[3])) < 1 || n > 2 * SR_MAX_CPUS) {
-		fprintf(stderr, "usage: mkwide IN.dat OUT.dat NR_CPUS (1..%d) [tsc2nsec]\n",
+		fprintf(stderr, "usage: mkwide IN.dat OUT.dat NR_CPUS (1..%d) "
+			"[tsc2nsec|guest|uname=STRING]\n",
 			2 * SR_MAX_CPUS);
 		return 1;
 	}
@@ -146,6 +149,8 @@ int main(int argc, char **argv)
 					  .clock = clock ? clock : "local", .writer = "mkwide",
 					  .uname = tracecmd_get_uname(h), .events = events, .kallsyms = kallsyms, .options = opts };
 
+		if (!strncmp(mode, "uname=", 6))
+			o.uname = mode + 6;
 		if (!strcmp(mode, "tsc2nsec") || !strcmp(mode, "guest")) {
 			tsc_factors(&tsc[0], &tsc[1]);
 			o.nr_options = 1;
