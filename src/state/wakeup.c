@@ -317,9 +317,20 @@ int sr_st_place_deferred(struct sr_state *s, struct sr_task *p)
  * 5.8 - 5.19 took the wakelist with at most one other task there
  * ("nr_running <= 1", until 28156108fecb in 6.0): the one it switched to.
  */
-static bool waker_went_on(const struct sr_state *s, const struct sr_task *p)
+static enum sr_wakelist_why wakelist_why(const struct sr_state *s, const struct sr_task *p,
+					 int cpu, bool left_idle)
 {
-	return s->cpu[p->pend_cpu].last_ts > p->pend_ts;
+	if (!s->cfg.ttwu_on_cpu)
+		return SR_WL_NONE;
+	if (left_idle)
+		return SR_WL_IDLE;
+	if (!sr_cpus_share_cache(s->cfg.topo, p->pend_cpu, cpu))
+		return SR_WL_OTHER_LLC;
+	if (s->cpu[p->pend_cpu].last_ts > p->pend_ts)
+		return SR_WL_WAKER_WENT_ON;
+	if (!s->cfg.ttwu_idle_wakelist && s->rq[cpu].nr_running <= 1)
+		return SR_WL_ONE_OTHER;
+	return SR_WL_NONE;
 }
 
 int sr_st_ttwu_descheduled(struct sr_state *s, struct sr_task *p, int cpu, bool left_idle)
@@ -327,17 +338,11 @@ int sr_st_ttwu_descheduled(struct sr_state *s, struct sr_task *p, int cpu, bool 
 	if (!p->pending || p->pend_cls != SR_W_RUNNABLE || p->pend_cpu == cpu ||
 	    !sr_st_cpu_ok(s, p->pend_cpu))
 		return 0;
-	if (s->cfg.ttwu_on_cpu) {
-		p->pend_wakelist = left_idle ? SR_WL_IDLE :
-				   !sr_cpus_share_cache(s->cfg.topo, p->pend_cpu, cpu) ? SR_WL_OTHER_LLC :
-				   waker_went_on(s, p) ? SR_WL_WAKER_WENT_ON :
-				   !s->cfg.ttwu_idle_wakelist && s->rq[cpu].nr_running <= 1 ?
-				   SR_WL_ONE_OTHER : SR_WL_NONE;
-		if (p->pend_wakelist != SR_WL_NONE) {
-			sr_st_ttwu_unmark(s, p);
-			wakelist_mark(s, p, cpu);
-			return 0;
-		}
+	p->pend_wakelist = wakelist_why(s, p, cpu, left_idle);
+	if (p->pend_wakelist != SR_WL_NONE) {
+		sr_st_ttwu_unmark(s, p);
+		wakelist_mark(s, p, cpu);
+		return 0;
 	}
 	p->pend_cls = SR_W_PLACED;
 	p->pend_descheduled = true;

@@ -41,29 +41,16 @@ static inline int h_place(void *data, const struct sr_wake_ctx *ctx, struct sr_b
 static inline struct fx *fx_new_cfg(const struct sr_state_cfg *extra)
 {
 	struct fx *f = calloc(1, sizeof(*f));
-	struct sr_state_cfg cfg = { .nr_cpus = 4, .migration_cost_ns = 500000, .hz = 250,
-				    .has_waking = true, .nr_policies = 1 };
+	/* the test's own settings, on the fixture's machine and clock */
+	struct sr_state_cfg cfg = extra ? *extra : (struct sr_state_cfg){ 0 };
 
 	assert_non_null(f);
 	assert_int_equal(sr_topo_from_spec(&f->topo, "cores-per-llc=2,threads=2", SR_ERA_511), 0);
-	if (extra) {
-		cfg.has_select_probe = extra->has_select_probe;
-		cfg.probes_measure_only = extra->probes_measure_only;
-		cfg.delayed_dequeue = extra->delayed_dequeue;
-		cfg.migrate_pelt_lag = extra->migrate_pelt_lag;
-		cfg.ttwu_on_cpu = extra->ttwu_on_cpu;
-		cfg.ttwu_idle_wakelist = extra->ttwu_idle_wakelist;
-		cfg.blocked_unrefreshed = extra->blocked_unrefreshed;
-		cfg.newidle_stamps_pending = extra->newidle_stamps_pending;
-		cfg.shares_by_weight = extra->shares_by_weight;
-		cfg.wf_sync = extra->wf_sync;
-		cfg.wf_fork = extra->wf_fork;
-		cfg.wf_ttwu = extra->wf_ttwu;
-		cfg.cgroup_weights = extra->cgroup_weights;
-		cfg.nr_cgroup_weights = extra->nr_cgroup_weights;
-		cfg.cgroup_members = extra->cgroup_members;
-		cfg.nr_cgroup_members = extra->nr_cgroup_members;
-	}
+	cfg.nr_cpus = 4;
+	cfg.migration_cost_ns = 500000;
+	cfg.hz = 250;
+	cfg.has_waking = true;
+	cfg.nr_policies = 1;
 	cfg.topo = &f->topo;
 	cfg.hooks = (struct sr_state_hooks){ .data = f, .placement = h_place };
 	assert_int_equal(sr_state_init(&f->s, &cfg), 0);
