@@ -37,17 +37,23 @@ export TSAN_OPTIONS := halt_on_error=1:exitcode=66:allocator_may_return_null=1:m
 else
 BUILD     ?= build
 SANFLAGS  :=
+# The shipped build optimises across files: the per-event path is many small
+# functions in many files (state, replay, analyses).  callgrind, analyze of a
+# 292k-event trace: -O2 1.70 G instructions, -O2 -flto 1.61 G, -O3 -flto 1.54 G.
+# Only the program links through LTO; fat objects let the test programs link
+# the same library without it (each LTO link takes as long as the build).
+LTO       := -flto=auto
 endif
 
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS))
 TEST_LIBS  := $(shell $(PKG_CONFIG) --libs cmocka)
 
-CFLAGS    ?= -O2 -g
+CFLAGS    ?= $(if $(LTO),-O3,-O2) -g
 WARN      := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 ALL_CFLAGS := -std=gnu11 -pthread $(WARN) $(CFLAGS) $(SANFLAGS) -Iinclude $(PKG_CFLAGS) \
 	      -DSR_VERSION='"$(VERSION)"' -MMD -MP
-ALL_LDFLAGS := $(LDFLAGS) $(SANFLAGS) -pthread
+ALL_LDFLAGS := $(LDFLAGS) $(if $(LTO),-fno-lto) $(SANFLAGS) -pthread
 
 # One folder per layer, lowest first (docs/architecture.md); each includes only
 # the layers below it, which `make layers` checks.
@@ -81,13 +87,13 @@ all: $(BIN)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(if $(LTO),$(LTO) -ffat-lto-objects) -c -o $@ $<
 
 $(LIB): $(LIB_OBJS)
 	$(call quiet,AR,$@)$(AR) rcs $@ $^
 
 $(BIN): $(BUILD)/src/cli/main.o $(LIB)
-	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) $(if $(LTO),$(CFLAGS) $(LTO)) -o $@ $^ $(PKG_LIBS) -lm
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
