@@ -93,7 +93,7 @@ $(LIB): $(LIB_OBJS)
 	$(call quiet,AR,$@)$(AR) rcs $@ $^
 
 $(BIN): $(BUILD)/src/cli/main.o $(LIB)
-	$(call quiet,LINK,$@)$(CC) $(ALL_LDFLAGS) $(if $(LTO),$(CFLAGS) $(LTO)) -o $@ $^ $(PKG_LIBS) -lm
+	$(call quiet,LINK,$@)$(CC) $(filter-out -fno-lto,$(ALL_LDFLAGS)) $(if $(LTO),$(CFLAGS) $(LTO)) -o $@ $^ $(PKG_LIBS) -lm
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
