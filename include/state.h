@@ -826,6 +826,12 @@ struct sr_state {
 	int nr_idle_watch;
 	struct sr_flips_fam *fam;	/* per wakee_flips family (src/state/flips.c) */
 	size_t nr_fam, cap_fam;
+	/*
+	 * Probes that read jiffies: how far the kernel's jiffies have drifted
+	 * from the trace clock's since the first such read (sr_st_jiffies()).
+	 */
+	int64_t jiffy_off0, jiffy_drift;
+	bool jiffy_off_known;
 };
 
 int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg);

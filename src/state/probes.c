@@ -100,7 +100,6 @@ static void measure_cpu_util(struct sr_state *s, int cpu, uint64_t truth)
 static void probe_flips(struct sr_state *s, struct sr_task *t, const struct sr_event *ev)
 {
 	struct sr_task_view *v = &t->v;
-	uint64_t jiffy = SR_NSEC_PER_SEC / (uint64_t)s->cfg.hz;
 
 	if (ev->flips == UINT64_MAX || ev->flips > UINT_MAX)
 		return;
@@ -113,7 +112,30 @@ static void probe_flips(struct sr_state *s, struct sr_task *t, const struct sr_e
 	v->wakee_flips = v->wakee_flips_min = v->wakee_flips_max = (unsigned int)ev->flips;
 	sr_st_flips_pinned(t);
 	if (ev->flip_ts != UINT64_MAX && ev->jiffies != UINT64_MAX)
-		v->wakee_flip_decay_ts = s->now / jiffy - (ev->jiffies - ev->flip_ts);
+		v->wakee_flip_decay_ts = sr_st_jiffies(s) - (ev->jiffies - ev->flip_ts);
+}
+
+/*
+ * A probe read the kernel's jiffies: keep the trace clock's jiffies in step.
+ * On an overcommitted VM the two drift apart by up to ten jiffies within a
+ * second (a stalled vCPU's ticks come late, then catch up: the 6.12 probe
+ * traces), so a task's decay one second after its stamp, which record_wakee()
+ * times by the kernel's jiffies, came earlier or later than the trace clock
+ * said.  The drift counts from the first read, so the stamps taken before it
+ * keep their meaning.
+ */
+static void probe_jiffies(struct sr_state *s, const struct sr_event *ev)
+{
+	int64_t off;
+
+	if (ev->jiffies == UINT64_MAX || s->cfg.probes_measure_only)
+		return;
+	off = (int64_t)(ev->jiffies - s->now / (SR_NSEC_PER_SEC / (uint64_t)s->cfg.hz));
+	if (!s->jiffy_off_known) {
+		s->jiffy_off0 = off;
+		s->jiffy_off_known = true;
+	}
+	s->jiffy_drift = off - s->jiffy_off0;
 }
 
 /*
@@ -125,6 +147,7 @@ static void on_hload(struct sr_state *s, const struct sr_event *ev)
 	struct sr_cpu_state *c = &s->cpu[ev->cpu];
 	struct sr_task *cur;
 
+	probe_jiffies(s, ev);
 	c->thl_pid = ev->pid;
 	if (c->sel_pid < 0)
 		return;
@@ -177,6 +200,7 @@ static struct sr_task *on_select(struct sr_state *s, const struct sr_event *ev)
 	struct sr_task *p = sr_st_task_get(s, ev->pid);
 
 	s->probes.selects++;
+	probe_jiffies(s, ev);
 	s->cpu[ev->cpu].sel_pid = ev->pid;
 	s->cpu[ev->cpu].thl_pid = -1;
 	s->cpu[ev->cpu].probe_load = UINT64_MAX;

@@ -178,6 +178,16 @@ int sr_st_emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_eve
 /* record_wakee() for @waker waking @p on @cpu */
 void sr_st_track_wakee(struct sr_state *s, struct sr_task *waker, struct sr_task *p, int cpu);
 
+/*
+ * The jiffies record_wakee() reads: the trace clock's, shifted by the drift
+ * the probes saw against the kernel's own (src/state/probes.c); without
+ * probes, the trace clock's alone.
+ */
+static inline uint64_t sr_st_jiffies(const struct sr_state *s)
+{
+	return s->now / (SR_NSEC_PER_SEC / (uint64_t)s->cfg.hz) + (uint64_t)s->jiffy_drift;
+}
+
 /* flips.c: the wakee_flips a family of tasks inherited from before the trace */
 void sr_st_flips_sync(struct sr_state *s, struct sr_task *t);
 void sr_st_flips_halved(struct sr_task *t);

@@ -26,7 +26,7 @@ static enum sr_wclass classify(const struct sr_task *t)
 /* record_wakee() as the kernel does it; the heavy-waker counters first (they share the stamp). */
 void sr_st_track_wakee(struct sr_state *s, struct sr_task *waker, struct sr_task *p, int cpu)
 {
-	uint64_t jiffies = s->now / (SR_NSEC_PER_SEC / (uint64_t)s->cfg.hz);
+	uint64_t jiffies = sr_st_jiffies(s);
 	int llc = sr_llc_size(s->cfg.topo, cpu);
 	uint64_t stamp = waker->v.wakee_flip_decay_ts;
 

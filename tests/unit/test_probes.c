@@ -208,6 +208,44 @@ static void test_wakee_flips(void **state)
 	}
 }
 
+/*
+ * The kernel's jiffies drift from the trace clock's on a stalled VM: a
+ * waker's record_wakee() halves its count by the kernel's jiffies, which
+ * the probe of its own srqf reads, not by the trace clock.
+ */
+static void test_jiffies_drift(void **state)
+{
+	for (int measure = 0; measure < 2; measure++) {
+		struct fx *f = fx_probes(measure);
+		struct sr_task *p;
+
+		setup(f);
+		sw(f, 1000, 1, 0, "", 102, "other");
+		sw(f, 300000000, 1, 102, "other", 0, "");
+		p = sr_state_task(&f->s, 101);
+		/* HZ 250, the kernel's jiffies 1000 at 500 ms: 101's 9 flips stamped at 970 */
+		waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
+		srqf_flips(f, 500001000, 0, 100, 101, 9, 970, 1000);
+		srqf_ret(f, 500004000, 0, 100, 0);
+		wakeup(f, 500005000, 0, 101, 0);
+		sw(f, 600000000, 0, 100, "waker", 101, "wakee");
+		/*
+		 * 1.4 s: the trace clock's jiffies say 1225, past the stamp + HZ;
+		 * the kernel's, 1215, do not: no halving yet (nor a flip: 101's
+		 * last wakee, from before the trace, is taken to be this one).
+		 */
+		waking(f, 1400000000, 0, 102, "other", 1, 101, false);
+		srqf_flips(f, 1400001000, 0, 101, 102, 3, 1100, 1215);
+		if (measure) {
+			assert_int_equal(f->s.jiffy_drift, 0);	/* the probes are not inputs */
+		} else {
+			assert_int_equal(f->s.jiffy_drift, -10);
+			assert_int_equal(p->v.wakee_flips, 9);
+		}
+		fx_free(f);
+	}
+}
+
 /* The kernel returned one CPU, the wakeup landed on another: counted. */
 static void test_answer_moved(void **state)
 {
@@ -316,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_runnable_without_select),
 		cmocka_unit_test(test_measure_only),
 		cmocka_unit_test(test_wakee_flips),
+		cmocka_unit_test(test_jiffies_drift),
 		cmocka_unit_test(test_answer_moved),
 		cmocka_unit_test(test_maybe_delayed),
 		cmocka_unit_test(test_llc_scan),
