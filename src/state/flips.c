@@ -163,39 +163,59 @@ static struct flips_part flips_part(const struct sr_task *t, int fam)
 	};
 }
 
-/* A point to every candidate B under which wake_wide() said @wide; branch-free. */
-static void fam_score(struct sr_flips_fam *f, struct flips_part pa, struct flips_part pw,
+/* The first candidate past @b whose share of B differs from @b's for @p's counts. */
+static unsigned int part_end(unsigned int b, struct flips_part p)
+{
+	if (!p.mask || !(SR_FAM_B_MAX >> p.shift))
+		return SR_FAM_B_MAX + 1;
+	return ((b >> p.shift) + 1) << p.shift;
+}
+
+/*
+ * A point to every candidate B under which wake_wide() said @wide.  The
+ * counts hold over runs of candidates (a member's share is B >> its
+ * halvings): one test per run, then a branch-free add over it.  Returns
+ * the top score.
+ */
+static unsigned int fam_score(struct sr_flips_fam *f, struct flips_part pa, struct flips_part pw,
 		      unsigned int factor, bool wide)
 {
-	unsigned int top = 0;
+	unsigned int top = 0, b = 0;
 
-	for (unsigned int b = 0; b <= SR_FAM_B_MAX; b++) {
+	while (b <= SR_FAM_B_MAX) {
 		unsigned int a = pa.own + ((b >> pa.shift) & pa.mask);
 		unsigned int w = pw.own + ((b >> pw.shift) & pw.mask);
 		unsigned int slave = a < w ? a : w, master = a < w ? w : a;
 		bool pred = !(slave < factor || (uint64_t)master < (uint64_t)slave * factor);
+		unsigned int end = part_end(b, pa), ew = part_end(b, pw);
+		uint16_t add = pred == wide;
 
-		f->score[b] += pred == wide;
-		top = f->score[b] > top ? f->score[b] : top;
+		end = ew < end ? ew : end;
+		for (; b < end; b++) {
+			f->score[b] += add;
+			top = f->score[b] > top ? f->score[b] : top;
+		}
 	}
 	/* all halve together once one reaches the top, before it would wrap */
-	if (top == UINT16_MAX)
+	if (top == UINT16_MAX) {
 		for (int i = 0; i <= SR_FAM_B_MAX; i++)
 			f->score[i] >>= 1;
+		top >>= 1;
+	}
+	return top;
 }
 
-/* The candidate most lessons agree with; of those within a 32nd of it, the least. */
-static unsigned int fam_best(const struct sr_flips_fam *f)
+/*
+ * The candidate most lessons agree with (@top points); of those within a
+ * 32nd of it, the least.
+ */
+static unsigned int fam_best(const struct sr_flips_fam *f, unsigned int top)
 {
-	unsigned int best = 0;
+	unsigned int b = 0;
 
-	for (unsigned int b = 1; b <= SR_FAM_B_MAX; b++)
-		if (f->score[b] > f->score[best])
-			best = b;
-	for (unsigned int b = 0; b < best; b++)
-		if (f->score[b] + f->score[best] / 32 >= f->score[best])
-			return b;
-	return best;
+	while (f->score[b] + top / 32 < top)
+		b++;
+	return b;
 }
 
 /*
@@ -231,8 +251,7 @@ bool sr_st_flips_weigh(struct sr_state *s, struct sr_task *p, struct sr_task *wa
 	if (fam < 0 || !factor)
 		return false;
 	f = &s->fam[fam];
-	fam_score(f, flips_part(p, fam), flips_part(waker, fam), factor, wide);
-	best = fam_best(f);
+	best = fam_best(f, fam_score(f, flips_part(p, fam), flips_part(waker, fam), factor, wide));
 	need = f->score[best] / FAM_MARGIN_DIV;
 	if (need < FAM_MARGIN_MIN)
 		need = FAM_MARGIN_MIN;
