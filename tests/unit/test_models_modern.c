@@ -1289,6 +1289,36 @@ static void test_flow_fork(void **state)
 	fx_free(f);
 }
 
+/*
+ * Between idle CPUs the latest stamp wins; before 6.12 (3dcac251b066) an idle
+ * CPU's stamp may have been renewed by an idle re-entry no event shows, so the
+ * choice depends on idle_stamp; from 6.12 the stamps the trace shows are the
+ * kernel's.  One idle CPU leaves nothing to compare.
+ */
+static void test_flow_fork_idle_stamps(void **state)
+{
+	static const struct { unsigned int kver; int idle; bool depends; } c[] = {
+		{ SR_KV(6, 1), 2, true }, { SR_KV(6, 11), 2, true },
+		{ SR_KV(6, 12), 2, false }, { SR_KV(6, 1), 1, false },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct fx *f = fx_new("sockets=2,cores-per-llc=4", SR_ERA_511, 0, 0);
+
+		/* node 0 busy: the remote node's idle CPUs are compared */
+		f->ctx.kind = SR_WAKE_FORK;
+		set_pol(f, c[i].kver, WA_ALL);
+		set_idle(f, 7);
+		if (c[i].idle == 2)
+			set_idle(f, 6);
+		assert_int_equal(flow(f), 0);
+		assert_int_equal(f->d.cpu, 7);	/* the latest stamp */
+		assert_int_equal(!!(f->d.depends & SR_DEP_IDLE_STAMP), c[i].depends);
+		assert_int_equal(f->d.determined, !c[i].depends);
+		fx_free(f);
+	}
+}
+
 /* Exec reaches the class hook even for a task allowed on one CPU; no fallback either. */
 static void test_flow_exec(void **state)
 {
@@ -1415,6 +1445,7 @@ int main(void)
 		cmocka_unit_test(test_flow_wake_cap),
 		cmocka_unit_test(test_flow_load_balance_flag),
 		cmocka_unit_test(test_flow_fork),
+		cmocka_unit_test(test_flow_fork_idle_stamps),
 		cmocka_unit_test(test_flow_exec),
 		cmocka_unit_test(test_flow_w8),
 		cmocka_unit_test(test_flow_w22),
