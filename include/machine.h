@@ -58,6 +58,12 @@ struct sr_machine {
 	 * code outside mainline.  "" none, or no command line in the snapshot.
 	 */
 	char kernel_patch_params[160];
+	/*
+	 * sys/devices/system/cpu/cpuidle/current_driver: "none" (no idle
+	 * states), a driver's name ("intel_idle", "acpi_idle", ...), or ""
+	 * unknown (a snapshot without it; taken as none).
+	 */
+	char cpuidle_driver[32];
 	/* Paths relative to the snapshot root each item was read from; "" none. */
 	char sources[SR_MI_NR][128];
 	int nr_missing;			/* what the snapshot lacked, and what was assumed */

@@ -223,8 +223,10 @@ enum sr_dep {
 	SR_DEP_KERNEL_PATCHES	= 1 << 16,	/* the kernel's boot command line sets scheduler
 						 * parameters no mainline kernel has: its
 						 * placement code is not the one modelled */
+	SR_DEP_IDLE_STATE	= 1 << 17,	/* a cpuidle driver: the idle CPUs' states, whose
+						 * exit latency the slow path weighs first */
 };
-#define SR_NR_DEPS	17
+#define SR_NR_DEPS	18
 
 /* SIS_UTIL's budget of one LLC (src/state/hints.c). */
 struct sr_llc_scan {
@@ -674,6 +676,7 @@ struct sr_state_cfg {
 	bool has_select_probe;
 	bool delayed_dequeue;		/* the kernel has DELAY_DEQUEUE on (6.12+) */
 	bool kernel_patched;		/* machine.kernel_patch_params: SR_DEP_KERNEL_PATCHES */
+	bool idle_states;		/* machine.cpuidle_driver names one: SR_DEP_IDLE_STATE */
 	bool migrate_pelt_lag;		/* migrate_se_pelt_lag() decays a sleeper moved off
 					 * an idle CPU to now (6.0+) */
 	bool ttwu_on_cpu;		/* a wakee still descheduling goes to its CPU's

@@ -10,8 +10,9 @@
  *   6.0 - 6.18  adjust_numa_imbalance(|idle difference|, local.nr + 1,
  *               imb_numa_nr capped by the task's CPUs in the local group)
  * sd->imb_numa_nr as topology.c computes it (5.18: 25%, 6.0+: 12.5%, min 1).
- * Assumed: no cpuidle state information (the most recently idled CPU wins;
- * before 6.12 its stamp may be newer than its switch to idle),
+ * Assumed: no cpuidle driver (the most recently idled CPU wins; before 6.12
+ * its stamp may be newer than its switch to idle); with one, a choice
+ * between idle CPUs depends on their idle states (SR_DEP_IDLE_STATE),
  * no NUMA-balancing preferred node, no core-scheduling cookies, group
  * imbalance flags clear, rq runnable_avg approximated by util_avg.
  */
@@ -82,7 +83,7 @@ struct fic {
 	struct sr_trail *trail;
 	struct sr_sis pred;		/* era predicates: available/sched-idle */
 	unsigned int kver, sd_flag;
-	bool used_pelt, relied_avail, stamp_unknown;
+	bool used_pelt, relied_avail, stamp_unknown, states_unknown;
 	bool close_call;		/* a PELT comparison inside the estimate's error */
 };
 
@@ -496,6 +497,8 @@ static int find_idlest_group_cpu(struct fic *f, const struct sr_cpumask *span, i
 	 * kernel's, mostly a CPU idle longer than the one the stamps picked.
 	 */
 	f->stamp_unknown |= nr_idle > 1 && (unknown || f->kver < SR_KV(6, 12));
+	/* with a cpuidle driver the shallowest idle state wins first: no event shows it */
+	f->states_unknown |= nr_idle > 1;
 	if (shallowest != -1) {
 		ret = shallowest;
 		why = "available_idle_cpu(i) with the latest idle_stamp";
@@ -598,6 +601,8 @@ int sr_find_idlest_cpu(const struct sr_policy *pol, const struct sr_wake_ctx *ct
 		d->depends |= ctx->unknown & SR_DEP_VCPU;
 	if (f.stamp_unknown)
 		d->depends |= SR_DEP_IDLE_STAMP;
+	if (f.states_unknown)
+		d->depends |= ctx->unknown & SR_DEP_IDLE_STATE;
 	d->depends |= ctx->unknown & (SR_DEP_TOPOLOGY | SR_DEP_AFFINITY);
 	if (ctx->rq[cpu].uncertain)
 		d->depends |= SR_DEP_LOST_EVENTS;

@@ -316,6 +316,7 @@ const char *sr_dep_name(enum sr_dep dep)
 	case SR_DEP_DECISION_TIME: return "decision_time";
 	case SR_DEP_CONCURRENT: return "concurrent_wakeup";
 	case SR_DEP_KERNEL_PATCHES: return "kernel_patches";
+	case SR_DEP_IDLE_STATE: return "idle_state";
 	}
 	return "invalid";
 }

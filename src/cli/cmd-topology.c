@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "cli.h"
 #include "machine.h"
 
@@ -126,6 +127,12 @@ static void print_machine(FILE *f, const struct sr_topo *t, const struct sr_mach
 	if (m->kernel_patch_params[0])
 		fprintf(f, "scheduler boot parameters outside mainline: %s (kernel patched: "
 			"placements not modelled)\n", m->kernel_patch_params);
+	if (m->cpuidle_driver[0] && strcmp(m->cpuidle_driver, "none"))
+		fprintf(f, "cpuidle driver: %s (the slow path's choice between idle CPUs "
+			"depends on their idle states)\n", m->cpuidle_driver);
+	else
+		fprintf(f, "cpuidle driver: %s\n", m->cpuidle_driver[0] ? "none" :
+			"unknown (taken as none)");
 	fprintf(f, "CPUs %d, cores %d, packages %d, LLCs %d, nodes %d\n\n", t->nr_cpus,
 		count_distinct(t, offsetof(struct sr_cpu_topo, core_id)),
 		count_distinct(t, offsetof(struct sr_cpu_topo, package_id)),

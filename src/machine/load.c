@@ -366,6 +366,27 @@ static int snap_cmdline(struct snap *s)
 	return 0;
 }
 
+/*
+ * cpuidle's driver: with one, find_idlest_group_cpu() prefers the idle CPU
+ * in the shallowest state before the most recently idled one.  Absent (an
+ * older snapshot, no CONFIG_CPU_IDLE): unknown, taken as none.
+ */
+static int snap_cpuidle(struct snap *s)
+{
+	char *text;
+	int ret = sr_root_read(&s->root, "sys/devices/system/cpu/cpuidle/current_driver", &text);
+
+	if (ret)
+		return sr_ld_absent(ret) ? 0 : ret;
+	text[strcspn(text, " \t\n")] = '\0';
+	if (!sr_utf8_valid(text) || !text[0])
+		snprintf(s->m->cpuidle_driver, sizeof(s->m->cpuidle_driver), "unknown");
+	else
+		snprintf(s->m->cpuidle_driver, sizeof(s->m->cpuidle_driver), "%.31s", text);
+	free(text);
+	return 0;
+}
+
 /* One integer knob from the first file of @rels the snapshot has; -1 when none. */
 static int snap_knob(struct snap *s, const char *what, const char *const *rels, size_t n,
 		     long long max, long long *v, enum sr_machine_item item)
@@ -403,7 +424,9 @@ static int snap_knobs(struct snap *s)
 	s->m->migration_cost_ns = v;
 	ret = snap_knob(s, "autogroup", autogroup, 1, 1, &v, SR_MI_AUTOGROUP);
 	s->m->autogroup = (int)v;
-	return ret ? ret : snap_cmdline(s);
+	if (!ret)
+		ret = snap_cmdline(s);
+	return ret ? ret : snap_cpuidle(s);
 }
 
 /* ------------------------------------------------------------ loading */

@@ -34,6 +34,7 @@ static const struct {
 	{ "sys/devices/system/cpu/cpu[0-9]*/cache/index[0-9]*/type", "absent" },
 	{ "sys/devices/system/cpu/cpu[0-9]*/cache/index[0-9]*/shared_cpu_list", "absent" },
 	{ "sys/devices/system/cpu/cpu[0-9]*/cache/index[0-9]*/size", "absent" },
+	{ "sys/devices/system/cpu/cpuidle/current_driver", "absent (kernel without CONFIG_CPU_IDLE?)" },
 	{ "sys/devices/system/node/node[0-9]*/cpulist", "absent (kernel without CONFIG_NUMA?)" },
 	{ "sys/devices/system/node/node[0-9]*/distance", "absent (kernel without CONFIG_NUMA?)" },
 	{ "proc/sys/kernel/sched_autogroup_enabled", "absent (kernel without CONFIG_SCHED_AUTOGROUP?)" },

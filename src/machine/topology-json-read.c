@@ -338,6 +338,9 @@ static int jmachine(struct jpath *p, const json_t *root, struct sr_machine *m)
 		ret = jstr_opt(p, o, "kernel_patch_params", m->kernel_patch_params,
 			       sizeof(m->kernel_patch_params));
 	if (!ret)
+		ret = jstr_opt(p, o, "cpuidle_driver", m->cpuidle_driver,
+			       sizeof(m->cpuidle_driver));
+	if (!ret)
 		ret = jfeatures(p, o, m);
 	if (!ret)
 		ret = jint_opt(p, o, "migration_cost_ns", 0, INT64_MAX, -1, &cost);

@@ -259,6 +259,7 @@ static json_t *machine_json(const struct sr_machine *m)
 	bad |= json_object_set_new(o, "autogroup_enabled", m->autogroup < 0 ? json_null() :
 				   json_boolean(m->autogroup));
 	bad |= json_object_set_new(o, "kernel_patch_params", str_or_null(m->kernel_patch_params));
+	bad |= json_object_set_new(o, "cpuidle_driver", str_or_null(m->cpuidle_driver));
 	bad |= json_object_set_new(o, "sources", sources_json(m));
 	bad |= json_object_set_new(o, "missing", notes_json(m->missing, m->nr_missing));
 	bad |= json_object_set_new(o, "warnings", notes_json(m->warnings, m->nr_warnings));

@@ -239,7 +239,7 @@ static json_t *topology_json(const struct sr_run *r)
 			      "cpus", r->topo.nr_cpus, "nodes", r->topo.nr_nodes);
 
 	if (o && r->opts.topology)
-		json_object_set_new(o, "machine", json_pack("{s:o, s:o, s:o, s:o, s:o, s:i}",
+		json_object_set_new(o, "machine", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:i}",
 			"release", sr_json_str(m->release[0] ? m->release : NULL),
 			"sched_features_known", json_boolean(m->nr_features > 0),
 			"migration_cost_ns", m->migration_cost_ns >= 0 ?
@@ -247,6 +247,7 @@ static json_t *topology_json(const struct sr_run *r)
 			"autogroup", m->autogroup >= 0 ? json_boolean(m->autogroup) : json_null(),
 			"kernel_patch_params", sr_json_str(m->kernel_patch_params[0] ?
 							   m->kernel_patch_params : NULL),
+			"cpuidle_driver", sr_json_str(m->cpuidle_driver[0] ? m->cpuidle_driver : NULL),
 			"missing", m->nr_missing));
 	return o;
 }

@@ -194,6 +194,8 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 		ctx.unknown |= SR_DEP_DELAYED_DEQUEUE;
 	if (s->cfg.kernel_patched)
 		ctx.unknown |= SR_DEP_KERNEL_PATCHES;
+	if (s->cfg.idle_states)
+		ctx.unknown |= SR_DEP_IDLE_STATE;
 	p->pend_guess = ctx.sync_guess;
 	probe_sync(s, p, waker, &ctx);
 	ret = s->cfg.hooks.placement(s->cfg.hooks.data, &ctx, *decp, &ref);

@@ -1319,6 +1319,25 @@ static void test_flow_fork_idle_stamps(void **state)
 	}
 }
 
+/* A cpuidle driver (an unknown the state passes): the idle CPUs' states decide first. */
+static void test_flow_fork_idle_states(void **state)
+{
+	for (int idle = 1; idle <= 2; idle++) {
+		struct fx *f = fx_new("sockets=2,cores-per-llc=4", SR_ERA_511, 0, 0);
+
+		f->ctx.kind = SR_WAKE_FORK;
+		f->ctx.unknown = SR_DEP_IDLE_STATE;
+		set_pol(f, SR_KV(6, 12), WA_ALL);
+		set_idle(f, 7);
+		if (idle == 2)
+			set_idle(f, 6);
+		assert_int_equal(flow(f), 0);
+		assert_int_equal(f->d.cpu, 7);
+		assert_int_equal(!!(f->d.depends & SR_DEP_IDLE_STATE), idle == 2);
+		fx_free(f);
+	}
+}
+
 /* Exec reaches the class hook even for a task allowed on one CPU; no fallback either. */
 static void test_flow_exec(void **state)
 {
@@ -1446,6 +1465,7 @@ int main(void)
 		cmocka_unit_test(test_flow_load_balance_flag),
 		cmocka_unit_test(test_flow_fork),
 		cmocka_unit_test(test_flow_fork_idle_stamps),
+		cmocka_unit_test(test_flow_fork_idle_states),
 		cmocka_unit_test(test_flow_exec),
 		cmocka_unit_test(test_flow_w8),
 		cmocka_unit_test(test_flow_w22),

@@ -327,6 +327,34 @@ static void test_kernel_patch_params(void **state)
 	drop(dir);
 }
 
+/*
+ * cpuidle's driver: named, "none", or unknown when the snapshot lacks it;
+ * a garbled one is unknown, not taken as none.
+ */
+static void test_cpuidle_driver(void **state)
+{
+	char dir[64];
+	struct loaded *l;
+
+	scratch(dir, sizeof(dir), M("2s2t-debugfs"));
+	l = load(dir, SR_ERA_AUTO, 0);
+	assert_string_equal(l->m.cpuidle_driver, "");
+	unload(l);
+	put(dir, "sys/devices/system/cpu/cpuidle/current_driver", "intel_idle\n");
+	l = load(dir, SR_ERA_AUTO, 0);
+	assert_string_equal(l->m.cpuidle_driver, "intel_idle");
+	unload(l);
+	put(dir, "sys/devices/system/cpu/cpuidle/current_driver", "none\n");
+	l = load(dir, SR_ERA_AUTO, 0);
+	assert_string_equal(l->m.cpuidle_driver, "none");
+	unload(l);
+	put(dir, "sys/devices/system/cpu/cpuidle/current_driver", "\xff\xfe\n");
+	l = load(dir, SR_ERA_AUTO, 0);
+	assert_string_equal(l->m.cpuidle_driver, "unknown");
+	unload(l);
+	drop(dir);
+}
+
 static void test_broken(void **state)
 {
 	struct loaded *l = load(M("broken-garbage"), SR_ERA_AUTO, -EINVAL);
@@ -630,6 +658,7 @@ int main(void)
 		cmocka_unit_test(test_missing_files),
 		cmocka_unit_test(test_local_2cpu),
 		cmocka_unit_test(test_kernel_patch_params),
+		cmocka_unit_test(test_cpuidle_driver),
 		cmocka_unit_test(test_broken),
 		cmocka_unit_test(test_too_many_cpus),
 		cmocka_unit_test(test_damaged_debugfs),
