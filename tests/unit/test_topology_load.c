@@ -327,6 +327,18 @@ static void test_kernel_patch_params(void **state)
 	drop(dir);
 }
 
+/* The machine @dir loads with its current_driver holding @text (NULL: none). */
+static void expect_driver(const char *dir, const char *text, const char *want)
+{
+	struct loaded *l;
+
+	if (text)
+		put(dir, "sys/devices/system/cpu/cpuidle/current_driver", text);
+	l = load(dir, SR_ERA_AUTO, 0);
+	assert_string_equal(l->m.cpuidle_driver, want);
+	unload(l);
+}
+
 /*
  * cpuidle's driver: named, "none", or unknown when the snapshot lacks it;
  * a garbled one is unknown, not taken as none.
@@ -334,24 +346,12 @@ static void test_kernel_patch_params(void **state)
 static void test_cpuidle_driver(void **state)
 {
 	char dir[64];
-	struct loaded *l;
 
 	scratch(dir, sizeof(dir), M("2s2t-debugfs"));
-	l = load(dir, SR_ERA_AUTO, 0);
-	assert_string_equal(l->m.cpuidle_driver, "");
-	unload(l);
-	put(dir, "sys/devices/system/cpu/cpuidle/current_driver", "intel_idle\n");
-	l = load(dir, SR_ERA_AUTO, 0);
-	assert_string_equal(l->m.cpuidle_driver, "intel_idle");
-	unload(l);
-	put(dir, "sys/devices/system/cpu/cpuidle/current_driver", "none\n");
-	l = load(dir, SR_ERA_AUTO, 0);
-	assert_string_equal(l->m.cpuidle_driver, "none");
-	unload(l);
-	put(dir, "sys/devices/system/cpu/cpuidle/current_driver", "\xff\xfe\n");
-	l = load(dir, SR_ERA_AUTO, 0);
-	assert_string_equal(l->m.cpuidle_driver, "unknown");
-	unload(l);
+	expect_driver(dir, NULL, "");
+	expect_driver(dir, "intel_idle\n", "intel_idle");
+	expect_driver(dir, "none\n", "none");
+	expect_driver(dir, "\xff\xfe\n", "unknown");
 	drop(dir);
 }
 
