@@ -92,6 +92,8 @@ int sr_topo_load(struct sr_topo *t, struct sr_machine *m, const char *arg,
 void sr_machine_init(struct sr_machine *m);
 /* 1 enabled, 0 disabled (NO_), -1 unknown. */
 int sr_machine_feature(const struct sr_machine *m, const char *name);
+/* A cpuidle driver gives the idle CPUs states (exit latencies); unknown counts as none. */
+bool sr_machine_idle_states(const struct sr_machine *m);
 /* Kernel era of a release string ("6.1.0-18-amd64"); 5.11+ when it does not parse. */
 enum sr_topo_era sr_topo_era_of(const char *release);
 

@@ -83,7 +83,9 @@ struct fic {
 	struct sr_trail *trail;
 	struct sr_sis pred;		/* era predicates: available/sched-idle */
 	unsigned int kver, sd_flag;
-	bool used_pelt, relied_avail, stamp_unknown, states_unknown;
+	bool used_pelt, relied_avail;
+	bool idle_choice;		/* stamps chose between two or more idle CPUs */
+	bool stamp_unknown;		/* ... one of them stamped before the trace */
 	bool close_call;		/* a PELT comparison inside the estimate's error */
 };
 
@@ -496,9 +498,8 @@ static int find_idlest_group_cpu(struct fic *f, const struct sr_cpumask *span, i
 	 * fork placements of 6.1 that counted as determined were not the
 	 * kernel's, mostly a CPU idle longer than the one the stamps picked.
 	 */
-	f->stamp_unknown |= nr_idle > 1 && (unknown || f->kver < SR_KV(6, 12));
-	/* with a cpuidle driver the shallowest idle state wins first: no event shows it */
-	f->states_unknown |= nr_idle > 1;
+	f->idle_choice |= nr_idle > 1;
+	f->stamp_unknown |= nr_idle > 1 && unknown;
 	if (shallowest != -1) {
 		ret = shallowest;
 		why = "available_idle_cpu(i) with the latest idle_stamp";
@@ -599,9 +600,10 @@ int sr_find_idlest_cpu(const struct sr_policy *pol, const struct sr_wake_ctx *ct
 		d->depends |= SR_DEP_LOAD_ESTIMATE;
 	if (f.relied_avail)
 		d->depends |= ctx->unknown & SR_DEP_VCPU;
-	if (f.stamp_unknown)
+	if (f.stamp_unknown || (f.idle_choice && f.kver < SR_KV(6, 12)))
 		d->depends |= SR_DEP_IDLE_STAMP;
-	if (f.states_unknown)
+	/* with a cpuidle driver the shallowest idle state wins first: no event shows it */
+	if (f.idle_choice)
 		d->depends |= ctx->unknown & SR_DEP_IDLE_STATE;
 	d->depends |= ctx->unknown & (SR_DEP_TOPOLOGY | SR_DEP_AFFINITY);
 	if (ctx->rq[cpu].uncertain)

@@ -8,7 +8,6 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include "cli.h"
 #include "machine.h"
 
@@ -127,7 +126,7 @@ static void print_machine(FILE *f, const struct sr_topo *t, const struct sr_mach
 	if (m->kernel_patch_params[0])
 		fprintf(f, "scheduler boot parameters outside mainline: %s (kernel patched: "
 			"placements not modelled)\n", m->kernel_patch_params);
-	if (m->cpuidle_driver[0] && strcmp(m->cpuidle_driver, "none"))
+	if (sr_machine_idle_states(m))
 		fprintf(f, "cpuidle driver: %s (the slow path's choice between idle CPUs "
 			"depends on their idle states)\n", m->cpuidle_driver);
 	else

@@ -29,6 +29,11 @@ void sr_machine_init(struct sr_machine *m)
 	m->autogroup = -1;
 }
 
+bool sr_machine_idle_states(const struct sr_machine *m)
+{
+	return m->cpuidle_driver[0] && strcmp(m->cpuidle_driver, "none");
+}
+
 int sr_machine_feature(const struct sr_machine *m, const char *name)
 {
 	for (int i = 0; i < m->nr_features; i++)

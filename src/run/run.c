@@ -6,7 +6,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include "policy.h"
 #include "run.h"
 #include "run-priv.h"
@@ -344,8 +343,7 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 				   sr_machine_feature(&r->machine, "DELAY_DEQUEUE") != 0,
 		.migrate_pelt_lag = r->ref.knobs.kver >= SR_KV(6, 0),
 		.kernel_patched = r->machine.kernel_patch_params[0] != '\0',
-		.idle_states = r->machine.cpuidle_driver[0] &&
-			       strcmp(r->machine.cpuidle_driver, "none"),
+		.idle_states = sr_machine_idle_states(&r->machine),
 		.ttwu_on_cpu = r->ref.knobs.kver >= SR_KV(5, 8),
 		/* 6.0 28156108fecb, f3dd3f674555 (Tianchen Ding's ttwu_queue_cond() pair) */
 		.ttwu_idle_wakelist = r->ref.knobs.kver >= SR_KV(6, 0),

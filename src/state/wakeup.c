@@ -249,26 +249,6 @@ static int select_begins(struct sr_state *s, struct sr_task *p)
 	return 0;
 }
 
-/*
- * A task the trace has not shown before (it predates the trace, or lost
- * events hid it): most such wakeups find it asleep, so try_to_wake_up()
- * selects a CPU and ttwu_queue() queues it to that CPU's wakelist when the
- * CPU is idle (6.0+) or shares no cache with the waker, setting
- * rq->ttwu_pending, which idle_cpu() reads, until the target runs the list
- * (kernel/sched/core.c, __ttwu_queue_wakelist(), 6.12).  As for a placed
- * wakeup, the target is prev until a sched_migrate_task names another; a
- * task found runnable instead emits its sched_wakeup at once, which clears
- * the mark.  On the 64-vCPU 6.12 probe trace srrec_scan-own.dat, the
- * recorder's threads (forked before the trace) woken in bursts stayed on
- * their prev where the state had an idle SMT sibling of prev, which in the
- * kernel held such a wakeup on its wakelist for 84 ms: 96.5 -> 98.2 % of
- * its placements; make fidelity 6.12 +42, 6.1 +9, no trace worse.
- */
-static void unknown_mark(struct sr_state *s, struct sr_task *p, const struct sr_event *ev)
-{
-	ttwu_mark(s, p, ev->cpu, ev->target_cpu);
-}
-
 int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev)
 {
 	struct sr_task *p = sr_st_task_get(s, ev->pid);
@@ -304,8 +284,15 @@ int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev)
 	p->pend_wakelist = SR_WL_NONE;
 	if (p->pend_cls == SR_W_PLACED)
 		ret = select_begins(s, p);
+	/*
+	 * A task first seen now (it predates the trace, or lost events hid it)
+	 * is most likely asleep: ttwu_queue() queues it to prev's wakelist as a
+	 * placed wakeup (rq->ttwu_pending, read by idle_cpu()) until its
+	 * sched_wakeup or a sched_migrate_task naming another target.  64-vCPU
+	 * 6.12 srrec_scan-own.dat 96.5 -> 98.2 %; make fidelity 6.12 +42, 6.1 +9.
+	 */
 	if (p->pend_cls == SR_W_UNKNOWN)
-		unknown_mark(s, p, ev);
+		ttwu_mark(s, p, ev->cpu, ev->target_cpu);
 	if (p->pend_ttwu_cpu < 0 && p->pend_flight_cpu < 0)
 		sr_st_flight_mark(s, p, ev->target_cpu);
 	return ret;
