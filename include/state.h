@@ -215,9 +215,10 @@ enum sr_dep {
 	SR_DEP_LOAD_ESTIMATE	= 1 << 12,	/* a load comparison inside the PELT estimate's error */
 	SR_DEP_WAKEE_FLIPS	= 1 << 13,	/* wakee_flips inherited from before the trace, or
 						 * a decay at the jiffy the trace cannot place */
-	SR_DEP_DECISION_TIME	= 1 << 14,	/* an exec whose sched_exec() ran at a moment the
-						 * trace does not show, the runqueues changing
-						 * meanwhile: replayed at sched_process_exec */
+	SR_DEP_DECISION_TIME	= 1 << 14,	/* the selection ran at a moment the trace does
+						 * not pin (an exec's sched_exec(), a fork's
+						 * wake_up_new_task(), a stalled waker), the
+						 * runqueues changing meanwhile */
 	SR_DEP_CONCURRENT	= 1 << 15,	/* another wakeup was being enqueued on a CPU it
 						 * read: idle_cpu() may have seen it queued */
 	SR_DEP_KERNEL_PATCHES	= 1 << 16,	/* the kernel's boot command line sets scheduler
@@ -453,6 +454,7 @@ struct sr_exec_cand {
 	bool replayed;			/* the policies ran (a probed one: at its first fig,
 					 * or at srqf_ret when none came) */
 	int kernel_cpu;			/* srqf_ret's answer, -1 none */
+	uint64_t replayed_ts;		/* when the policies ran */
 	bool uncertain;			/* a CPU involved had lost events */
 	uint64_t ts;			/* its sched_waking of the stopper */
 	int from, to;			/* task_cpu(p) then; the stopper's migration (-1: none yet) */

@@ -128,7 +128,24 @@ int sr_st_exec_probe_point(struct sr_state *s, struct sr_task *p, const struct s
 	xev = *ev;
 	xev.ts = p->exec.ts;		/* the placement is known by its srqf */
 	p->exec.replayed = true;
+	p->exec.replayed_ts = s->now;
 	return sr_st_run_placement(s, p, &xev, SR_WAKE_EXEC, ev->cpu, &p->exec.dec, 0);
+}
+
+/*
+ * srqf_ret of a probed exec: the kernel's answer.  find_idlest_group()
+ * reads the runqueues one by one from its first call to the last level's;
+ * a slow guest can stall in between.  If one changed since the replay
+ * read them, the kernel may have read the newer one.
+ */
+int sr_st_exec_select_ret(struct sr_state *s, struct sr_task *p, const struct sr_event *ev)
+{
+	p->exec.kernel_cpu = ev->target_cpu;
+	if (!p->exec.replayed)
+		return sr_st_exec_probe_point(s, p, ev);
+	if (s->rq_changed_ts > p->exec.replayed_ts)
+		sr_st_dec_depends(s, p->exec.dec, SR_DEP_DECISION_TIME);
+	return 0;
 }
 
 /* sched_waking of a stopper: when the current task stops itself, replay its sched_exec(). */

@@ -292,10 +292,8 @@ static int on_select_ret(struct sr_state *s, const struct sr_event *ev)
 	}
 	if (p->probe.valid)
 		p->probe.ret_cpu = ev->target_cpu;
-	if (p->exec.valid && p->exec.probed && p->exec.kernel_cpu < 0 && p->exec.from == ev->cpu) {
-		p->exec.kernel_cpu = ev->target_cpu;
-		return sr_st_exec_probe_point(s, p, ev);
-	}
+	if (p->exec.valid && p->exec.probed && p->exec.kernel_cpu < 0 && p->exec.from == ev->cpu)
+		return sr_st_exec_select_ret(s, p, ev);
 	if (!p->pending || !p->pend_deferred)
 		return 0;
 	s->probes.at_select++;

@@ -63,6 +63,16 @@ static inline void sr_st_rq_nr(struct sr_state *s, int cpu, unsigned int nr)
 	sr_st_idle_track(s, cpu);
 }
 
+/* Every policy's answer in @dec (nr_policies) also depends on @dep: none is determined. */
+static inline void sr_st_dec_depends(const struct sr_state *s, struct sr_brief *dec,
+				     unsigned int dep)
+{
+	for (int i = 0; dec && i < s->cfg.nr_policies; i++) {
+		dec[i].depends |= dep;
+		dec[i].determined = false;
+	}
+}
+
 static inline bool sr_st_on_rq(enum sr_task_state st)
 {
 	return st == SR_T_RUNNING || st == SR_T_QUEUED;
@@ -138,6 +148,7 @@ int sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev);
 int sr_st_exec_self_stop(struct sr_state *s, const struct sr_event *ev);
 int sr_st_exec_select(struct sr_state *s, struct sr_task *p, const struct sr_event *ev);
 int sr_st_exec_probe_point(struct sr_state *s, struct sr_task *p, const struct sr_event *ev);
+int sr_st_exec_select_ret(struct sr_state *s, struct sr_task *p, const struct sr_event *ev);
 void sr_st_exec_migrated(struct sr_state *s, struct sr_task *p, const struct sr_event *ev);
 int sr_st_on_exec(struct sr_state *s, const struct sr_event *ev);
 void sr_st_exec_window(struct sr_task *p, uint64_t ts);

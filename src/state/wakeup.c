@@ -148,7 +148,7 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 		.now = s->now, .ts = ev->ts, .kind = kind, .this_cpu = ev->cpu, .prev_cpu = prev,
 		.sync = kind == SR_WAKE_TTWU ? SR_UNKNOWN : SR_NO, .p = &pv,
 		.rq = s->rq, .rq_scratch = s->rq_scratch, .llc = s->llc, .topo = s->cfg.topo,
-		.allowed = p->bound_cpu >= 0 ? &s->one_cpu[p->bound_cpu] : NULL,
+		.allowed = p->bound_cpu >= 0 && kind != SR_WAKE_FORK ? &s->one_cpu[p->bound_cpu] : NULL,
 		.in_task = !ev->irq_context,
 		.load_error_pct = SR_LOAD_ERROR_PCT,
 		.curr_percpu_kthread = waker && waker->bound_cpu >= 0,
@@ -177,6 +177,13 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 		ctx.curr = &waker->v;
 	}
 	pv = sr_st_kernel_view(p);	/* after the waker's update: an exec's task is the waker */
+	/*
+	 * A per-CPU kthread is named at its fork but bound only once it sleeps
+	 * (kthread_create_on_cpu(): kthread_bind() after the creation): its
+	 * wake_up_new_task() may place it anywhere kthreadd may run.
+	 */
+	if (kind == SR_WAKE_FORK)
+		pv.nr_cpus_allowed = 0;
 	ctx.unknown = SR_DEP_IDLE_HINT | SR_DEP_SCAN_COST | unknown;
 	if (!sr_st_group_known(s, p) || (waker && waker->v.pid > 0 && !sr_st_group_known(s, waker)))
 		ctx.unknown |= SR_DEP_CGROUP;
@@ -210,10 +217,7 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 	 * was selected at all.
 	 */
 	if (kind == SR_WAKE_TTWU && p->pend_descheduled && s->cfg.delayed_dequeue)
-		for (int i = 0; i < s->cfg.nr_policies; i++) {
-			(*decp)[i].depends |= SR_DEP_DELAYED_DEQUEUE;
-			(*decp)[i].determined = false;
-		}
+		sr_st_dec_depends(s, *decp, SR_DEP_DELAYED_DEQUEUE);
 	p->pend_ref = ref;
 	for (int i = 0; ref.valid && i < 2; i++)
 		if (sr_st_cpu_ok(s, ref.h_load_cpu[i]))
@@ -478,10 +482,7 @@ static void select_gap(struct sr_state *s, struct sr_task *p, const struct sr_ev
 	    p->pend_migrations || ev->ts < p->pend_ts + SELECT_GAP_NS ||
 	    s->rq_change_ts <= p->pend_placed_ts)
 		return;
-	for (int i = 0; i < s->cfg.nr_policies; i++) {
-		p->dec[i].depends |= SR_DEP_DECISION_TIME;
-		p->dec[i].determined = false;
-	}
+	sr_st_dec_depends(s, p->dec, SR_DEP_DECISION_TIME);
 }
 
 int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev)
@@ -520,6 +521,22 @@ int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev)
 	return ret;
 }
 
+/*
+ * wake_up_new_task() selects somewhere between sched_process_fork and
+ * sched_wakeup_new (or, on a probe trace, from its srqf on); the replay
+ * reads the runqueues at the end.  A slow guest's vCPU can stall in
+ * between for milliseconds: if any runqueue changed meanwhile, the kernel
+ * may have read the older one.
+ */
+static unsigned int fork_window(const struct sr_state *s, const struct sr_task *p)
+{
+	uint64_t since = p->probe.valid ? p->probe.ts : p->first_seen;
+
+	if (!p->forked)
+		return 0;
+	return s->rq_changed_ts > since ? SR_DEP_DECISION_TIME : 0;
+}
+
 /* A fork placement, replayed like a wakeup but reported apart (kind SR_WAKE_FORK). */
 static int emit_fork(struct sr_state *s, struct sr_task *p, const struct sr_event *ev)
 {
@@ -537,7 +554,7 @@ static int emit_fork(struct sr_state *s, struct sr_task *p, const struct sr_even
 	w.target_idle = sr_st_cpu_ok(s, w.cpu) && !s->rq[w.cpu].curr_pid;
 	/* forks share the placement numbering, so that one number names any placement */
 	w.index = ++s->nr_placed;
-	ret = sr_st_run_placement(s, p, ev, SR_WAKE_FORK, ev->cpu, &p->dec, 0);
+	ret = sr_st_run_placement(s, p, ev, SR_WAKE_FORK, ev->cpu, &p->dec, fork_window(s, p));
 	p->note = (struct sr_wake_note){ .ts = ev->ts, .ts_wakeup = ev->ts, .index = w.index,
 		.cpu = (int16_t)ev->target_cpu, .prev_cpu = (int16_t)ev->cpu,
 		.waker_cpu = (int16_t)ev->cpu, .cls = SR_W_NR, .pending_run = true };

@@ -4,7 +4,8 @@
  * waking its own CPU's stopper and being moved by it, a stay seen only at
  * sched_process_exec, the moment's certainty (decision_time), self-stops
  * that were not an exec, another CPU's stopper, and the probe path where
- * sched_exec()'s own srqf names the moment.
+ * sched_exec()'s own srqf names the moment.  Forks: the moment of
+ * wake_up_new_task()'s selection, and per-CPU kthreads not yet bound.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -240,6 +241,82 @@ static void test_probed(void **state)
 	fx_free(f);
 }
 
+/* A runqueue changed between the probed exec's replay (its first fig) and srqf_ret. */
+static void test_probed_window(void **state)
+{
+	struct fx *f = fx_exec(true);
+
+	sw(f, 1000, 0, 0, "swapper", 100, "sh");
+	ev(f, (struct sr_event){ .type = SR_EV_SELECT, .ts = 2000, .cpu = 0, .pid = 100,
+				 .common_pid = 100, .wake_flags = WF_EXEC, .load_avg = 1000,
+				 .util_avg = 500, .cpu_load = UINT64_MAX, .cpu_util = UINT64_MAX,
+				 .flips = UINT64_MAX, .flip_ts = UINT64_MAX, .jiffies = UINT64_MAX });
+	ev(f, (struct sr_event){ .type = SR_EV_IDLEST_GROUP, .ts = 2050, .cpu = 0, .pid = 100,
+				 .common_pid = 100, .sd_weight = 4 });
+	assert_int_equal(f->nr_placements, 1);
+	assert_int_equal(f->ctx.unknown & SR_DEP_DECISION_TIME, 0);
+	sw(f, 2055, 3, 0, "swapper", 300, "other");
+	ev(f, (struct sr_event){ .type = SR_EV_SELECT_RET, .ts = 2060, .cpu = 0, .target_cpu = 0,
+				 .common_pid = 100 });
+	exec_done(f, 2500, 0, 100);
+	assert_int_equal(seen.n, 1);
+	assert_int_not_equal(seen.last.dec[0].depends & SR_DEP_DECISION_TIME, 0);
+	assert_false(seen.last.dec[0].determined);
+	fx_free(f);
+}
+
+static void fork_child(struct fx *f, uint64_t ts, int parent, int child, const char *comm)
+{
+	struct sr_event e = { .type = SR_EV_FORK, .ts = ts, .cpu = 1, .pid = parent,
+			      .child_pid = child, .common_pid = parent };
+
+	snprintf(e.next_comm, sizeof(e.next_comm), "%s", comm);
+	ev(f, e);
+}
+
+static void wakeup_new(struct fx *f, uint64_t ts, int parent, int child, const char *comm)
+{
+	struct sr_event e = { .type = SR_EV_WAKEUP_NEW, .ts = ts, .cpu = 1, .pid = child,
+			      .prio = 120, .target_cpu = 2, .common_pid = parent };
+
+	snprintf(e.comm, sizeof(e.comm), "%s", comm);
+	ev(f, e);
+}
+
+/* wake_up_new_task() selects between sched_process_fork and sched_wakeup_new. */
+static void test_fork_window(void **state)
+{
+	struct fx *f = fx_exec(false);
+
+	sw(f, 900, 1, 0, "swapper", 50, "init");
+	fork_child(f, 1000, 50, 100, "init");
+	wakeup_new(f, 1010, 50, 100, "init");
+	assert_int_equal(f->ctx.kind, SR_WAKE_FORK);
+	assert_int_equal(f->ctx.unknown & SR_DEP_DECISION_TIME, 0);
+	/* another CPU's runqueue changes while the parent forks: the kernel's may be older */
+	fork_child(f, 2000, 50, 101, "init");
+	sw(f, 2005, 3, 0, "swapper", 300, "other");
+	wakeup_new(f, 2010, 50, 101, "init");
+	assert_int_equal(f->ctx.kind, SR_WAKE_FORK);
+	assert_int_not_equal(f->ctx.unknown & SR_DEP_DECISION_TIME, 0);
+	fx_free(f);
+}
+
+/* kthread_create_on_cpu() binds after the creation: the fork itself is not pinned. */
+static void test_fork_kthread_unbound(void **state)
+{
+	struct fx *f = fx_exec(false);
+
+	sw(f, 900, 1, 0, "swapper", 2, "kthreadd");
+	fork_child(f, 1000, 2, 100, "kworker/3:1H");
+	wakeup_new(f, 1010, 2, 100, "kworker/3:1H");
+	assert_int_equal(f->ctx.kind, SR_WAKE_FORK);
+	assert_null(f->ctx.allowed);
+	assert_int_equal(f->p.nr_cpus_allowed, 0);
+	assert_int_equal(sr_state_task(&f->s, 100)->bound_cpu, 3);	/* bound from then on */
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,6 +327,9 @@ int main(void)
 		cmocka_unit_test(test_self_stop_not_exec),
 		cmocka_unit_test(test_not_self_stop),
 		cmocka_unit_test(test_probed),
+		cmocka_unit_test(test_probed_window),
+		cmocka_unit_test(test_fork_window),
+		cmocka_unit_test(test_fork_kthread_unbound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
