@@ -87,6 +87,7 @@ struct fic {
 	bool idle_choice;		/* stamps chose between two or more idle CPUs */
 	bool stamp_unknown;		/* ... one of them stamped before the trace */
 	bool close_call;		/* a PELT comparison inside the estimate's error */
+	bool delayed_dep;		/* delayed-dequeue sleepers could change a level's verdict */
 };
 
 /*
@@ -146,7 +147,8 @@ static bool task_on(const struct fic *f, int cpu)
 	return f->ctx->kind != SR_WAKE_FORK && cpu == f->ctx->p->cpu;
 }
 
-static void cpu_stats(const struct fic *f, int i, struct fig_stats *g)
+/* @delayed: count the sleepers that may still be queued (6.12+ DELAY_DEQUEUE) */
+static void cpu_stats(const struct fic *f, int i, bool delayed, struct fig_stats *g)
 {
 	const struct sr_rq *rq = &f->ctx->rq[i];
 	const struct sr_task_view *p = f->ctx->p;
@@ -163,7 +165,7 @@ static void cpu_stats(const struct fic *f, int i, struct fig_stats *g)
 	g->group_load += load;
 	g->group_util += util < SR_CAPACITY_SCALE ? util : SR_CAPACITY_SCALE;
 	g->group_runnable += run;
-	nr = rq->nr_running - local;
+	nr = rq->nr_running - local + (delayed ? rq->maybe_delayed : 0);
 	g->sum_nr_running += nr;
 	/* idle_cpu_without() */
 	if (!nr && (rq->curr_pid == 0 || rq->curr_pid == p->pid) && !rq->ttwu_pending &&
@@ -176,7 +178,7 @@ static void cpu_stats(const struct fic *f, int i, struct fig_stats *g)
 }
 
 static void update_sg_wakeup_stats(struct fic *f, const struct sr_domain *sd,
-				   const struct sr_cpumask *span, struct fig_stats *g)
+				   const struct sr_cpumask *span, bool delayed, struct fig_stats *g)
 {
 	struct sr_lb_group lb;
 	int i;
@@ -185,7 +187,7 @@ static void update_sg_wakeup_stats(struct fic *f, const struct sr_domain *sd,
 	g->span = *span;
 	g->first = sr_mask_first(span);
 	sr_for_each_cpu(i, span)
-		cpu_stats(f, i, g);
+		cpu_stats(f, i, delayed, g);
 	lb = (struct sr_lb_group){ .sum_nr_running = g->sum_nr_running,
 				   .group_weight = g->group_weight,
 				   .group_capacity = g->group_capacity,
@@ -388,51 +390,118 @@ static bool push_to_idlest(struct fic *f, const struct sr_domain *sd, int cpu, i
 	}
 }
 
-/* Walk the groups of @cpu's domain @level; *out gets the idlest span when one wins. */
-static bool find_idlest_group(struct fic *f, int cpu, int level, struct sr_cpumask *out)
+/* What-if worlds for delayed sleepers: none counted, the local group's, the others'. */
+enum fig_world { FIG_SEEN, FIG_LOCAL_DELAYED, FIG_OTHERS_DELAYED };
+
+struct fig_walk {
+	struct fig_stats local, idlest;
+	bool have_local, have_idlest;
+};
+
+/* The groups of @cpu's domain @level: local and the idlest of the others. */
+static void walk_groups(struct fic *f, int cpu, int level, enum fig_world world,
+			struct fig_walk *w)
 {
 	const struct sr_domain *sd = &f->t->cpu[cpu].sd[level];
-	struct fig_stats local = { .type = 0 }, idlest, g;
-	bool have_local = false, have_idlest = false, push;
 	struct sr_cpumask covered, span;
-	const char *why = "no idlest group";
-	struct sr_step *st;
+	struct fig_stats g;
 	int n = f->t->nr_cpus, i;
 
 	sr_mask_clear(&covered);
-	memset(&idlest, 0, sizeof(idlest));
-	idlest.type = SR_GROUP_OVERLOADED;	/* idlest_sgs' initial value */
-	idlest.avg_load = UINT_MAX;
+	memset(w, 0, sizeof(*w));
+	w->idlest.type = SR_GROUP_OVERLOADED;	/* idlest_sgs' initial value */
+	w->idlest.avg_load = UINT_MAX;
 	sr_for_each_cpu_wrap(i, &sd->span, cpu % n) {
+		bool local;
+
 		if (i >= n || sr_mask_test(&covered, i))
 			continue;
 		group_span(f->t, i, level, &span);
 		sr_mask_or(&covered, &span);
 		if (!intersects_allowed(f, &span))
 			continue;
-		update_sg_wakeup_stats(f, sd, &span, &g);
-		if (sr_mask_test(&span, cpu)) {
-			local = g;
-			have_local = true;
-		} else if (update_pick_idlest(f, &idlest, &g)) {
-			idlest = g;
-			have_idlest = true;
+		local = sr_mask_test(&span, cpu);
+		update_sg_wakeup_stats(f, sd, &span,
+				       world == (local ? FIG_LOCAL_DELAYED : FIG_OTHERS_DELAYED), &g);
+		if (local) {
+			w->local = g;
+			w->have_local = true;
+		} else if (update_pick_idlest(f, &w->idlest, &g)) {
+			w->idlest = g;
+			w->have_idlest = true;
 		}
 	}
-	if (!have_idlest)
-		push = false;
-	else if (!have_local) {
-		why = "local group not allowed";
-		push = true;
-	} else {
-		push = push_to_idlest(f, sd, cpu, level, &local, &idlest, &why);
+}
+
+/* find_idlest_group()'s verdict on a walk: true to push to its idlest group. */
+static bool walk_verdict(struct fic *f, int cpu, int level, const struct fig_walk *w,
+			 const char **why)
+{
+	if (!w->have_idlest)
+		return false;
+	if (!w->have_local) {
+		*why = "local group not allowed";
+		return true;
 	}
+	return push_to_idlest(f, &f->t->cpu[cpu].sd[level], cpu, level, &w->local, &w->idlest,
+			      why);
+}
+
+static bool any_delayed(const struct fic *f, const struct sr_cpumask *span)
+{
+	int i;
+
+	sr_for_each_cpu(i, span)
+		if (f->ctx->rq[i].maybe_delayed)
+			return true;
+	return false;
+}
+
+/*
+ * 6.12+ (152e11f6df29, DELAY_DEQUEUE): update_sg_wakeup_stats() reads
+ * rq->nr_running, which counts a sleeper still queued for its negative
+ * lag; no event shows which ones are.  The verdict depends on them when
+ * counting them in the local group, or in the others, changes it (more of
+ * them only ever makes a group look busier).
+ */
+static bool delayed_changes(struct fic *f, int cpu, int level, bool push,
+			    const struct fig_stats *idlest)
+{
+	struct fic quiet = *f;
+	struct fig_walk w;
+	const char *why;
+
+	if (!(f->ctx->unknown & SR_DEP_DELAYED_DEQUEUE) || f->kver < SR_KV(6, 12) ||
+	    !any_delayed(f, &f->t->cpu[cpu].sd[level].span))
+		return false;
+	quiet.trail = NULL;
+	for (enum fig_world x = FIG_LOCAL_DELAYED; x <= FIG_OTHERS_DELAYED; x++) {
+		walk_groups(&quiet, cpu, level, x, &w);
+		if (walk_verdict(&quiet, cpu, level, &w, &why) != push ||
+		    (push && w.idlest.first != idlest->first))
+			return true;
+	}
+	return false;
+}
+
+/* find_idlest_group() at @cpu's domain @level; *out gets the idlest span when one wins. */
+static bool find_idlest_group(struct fic *f, int cpu, int level, struct sr_cpumask *out)
+{
+	const char *why = "no idlest group";
+	struct sr_step *st;
+	struct fig_walk w;
+	bool push;
+
+	walk_groups(f, cpu, level, FIG_SEEN, &w);
+	push = walk_verdict(f, cpu, level, &w, &why);
 	st = sr_trail_add(f->trail, "find_idlest_group", why,
-			  push ? "idlest group" : "stay (NULL)", push ? idlest.first : -1);
+			  push ? "idlest group" : "stay (NULL)", push ? w.idlest.first : -1);
 	sr_step_val(st, "level", level);
-	group_step_vals(st, have_local ? &local : NULL, have_idlest ? &idlest : NULL);
+	group_step_vals(st, w.have_local ? &w.local : NULL, w.have_idlest ? &w.idlest : NULL);
+	if (delayed_changes(f, cpu, level, push, &w.idlest))
+		f->delayed_dep = true;
 	if (push)
-		*out = idlest.span;
+		*out = w.idlest.span;
 	return push;
 }
 
@@ -598,6 +667,8 @@ int sr_find_idlest_cpu(const struct sr_policy *pol, const struct sr_wake_ctx *ct
 		d->depends |= ctx->unknown & SR_DEP_PELT_WARMUP;
 	if (f.close_call)
 		d->depends |= SR_DEP_LOAD_ESTIMATE;
+	if (f.delayed_dep)
+		d->depends |= SR_DEP_DELAYED_DEQUEUE;
 	if (f.relied_avail)
 		d->depends |= ctx->unknown & SR_DEP_VCPU;
 	if (f.stamp_unknown || (f.idle_choice && f.kver < SR_KV(6, 12)))

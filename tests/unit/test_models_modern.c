@@ -1338,6 +1338,35 @@ static void test_flow_fork_idle_states(void **state)
 	}
 }
 
+/*
+ * 6.12+ DELAY_DEQUEUE: rq->nr_running counts a sleeper still queued, which
+ * no event shows.  An exec on CPU 0 ties its own CPU (idle without it)
+ * with idle CPU 1 and stays; a maybe-delayed sleeper on CPU 0 would make
+ * the kernel move it, so the answer depends on delayed_dequeue.
+ */
+static void test_flow_exec_delayed(void **state)
+{
+	static const struct { unsigned int kver, delayed; bool depends; } c[] = {
+		{ SR_KV(6, 12), 1, true }, { SR_KV(6, 12), 0, false }, { SR_KV(6, 11), 1, false },
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct fx *f = fx_new("cores-per-llc=4", SR_ERA_511, 0, 0);
+
+		f->ctx.kind = SR_WAKE_EXEC;
+		f->ctx.unknown = SR_DEP_DELAYED_DEQUEUE;
+		set_pol(f, c[i].kver, WA_ALL);
+		f->rq[0].curr_pid = f->p.pid;	/* the task execs where it runs */
+		f->rq[0].maybe_delayed = c[i].delayed;
+		set_idle(f, 1);
+		assert_int_equal(flow(f), 0);
+		assert_int_equal(f->d.cpu, 0);
+		assert_int_equal(!!(f->d.depends & SR_DEP_DELAYED_DEQUEUE), c[i].depends);
+		assert_int_equal(f->d.determined, !c[i].depends);
+		fx_free(f);
+	}
+}
+
 /* Exec reaches the class hook even for a task allowed on one CPU; no fallback either. */
 static void test_flow_exec(void **state)
 {
@@ -1465,6 +1494,7 @@ int main(void)
 		cmocka_unit_test(test_flow_load_balance_flag),
 		cmocka_unit_test(test_flow_fork),
 		cmocka_unit_test(test_flow_fork_idle_stamps),
+		cmocka_unit_test(test_flow_exec_delayed),
 		cmocka_unit_test(test_flow_fork_idle_states),
 		cmocka_unit_test(test_flow_exec),
 		cmocka_unit_test(test_flow_w8),
