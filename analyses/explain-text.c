@@ -79,13 +79,13 @@ static void print_decision(FILE *f, const char *label, const struct sr_decision 
 
 static void print_depends(FILE *f, const struct sr_decision *d)
 {
-	if (d->depends) {
-		fprintf(f, "    depends on inputs the trace cannot show:");
-		for (int bit = 0; bit < SR_NR_DEPS; bit++)
-			if (d->depends & (1u << bit))
-				fprintf(f, " %s", sr_dep_name(1u << bit));
-		fputc('\n', f);
-	}
+	if (!d->depends)
+		return;
+	fprintf(f, "    depends on inputs the trace cannot show:\n");
+	for (int bit = 0; bit < SR_NR_DEPS; bit++)
+		if (d->depends & (1u << bit))
+			fprintf(f, "      %-17s %s\n", sr_dep_name(1u << bit),
+				sr_dep_gloss(1u << bit));
 }
 
 /* "prev,waker,chosen"; "parent" for a fork's parent CPU, "task_cpu" for an exec's. */

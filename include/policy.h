@@ -217,6 +217,8 @@ int sr_policy_decide_each(const struct sr_policy *pol, const struct sr_wake_ctx 
 
 const char *sr_decider_name(enum sr_decider by);
 const char *sr_dep_name(enum sr_dep dep);
+/* What the input is and why the trace leaves it open, in a few words (explain's text). */
+const char *sr_dep_gloss(enum sr_dep dep);
 /* The names of the sr_dep bits set in @deps, as a JSON array. */
 json_t *sr_deps_json(unsigned int deps);
 

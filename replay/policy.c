@@ -321,6 +321,36 @@ const char *sr_dep_name(enum sr_dep dep)
 	return "invalid";
 }
 
+/* One line a reader of explain can act on: what the input is, and why it is unknown. */
+const char *sr_dep_gloss(enum sr_dep dep)
+{
+	switch (dep) {
+	case SR_DEP_SYNC: return "whether the waker passed WF_SYNC (no event records the flag)";
+	case SR_DEP_CGROUP: return "task group shares, which scale task_h_load() and cpu_load()";
+	case SR_DEP_PELT_WARMUP: return "PELT averages of a task or CPU seen too briefly to settle";
+	case SR_DEP_DELAYED_DEQUEUE:
+		return "sleepers 6.12+ may keep queued (DELAY_DEQUEUE), counted in nr_running";
+	case SR_DEP_VCPU: return "whether the host had preempted a vCPU (vcpu_is_preempted())";
+	case SR_DEP_LOST_EVENTS: return "events lost nearby: some runqueue is uncertain";
+	case SR_DEP_TOPOLOGY: return "the machine's topology, assumed flat (pass --topology)";
+	case SR_DEP_SCAN_COST: return "the idle scan's budget (avg_scan_cost against avg_idle)";
+	case SR_DEP_IDLE_HINT: return "the LLC's idle hints (has_idle_cores, nr_idle_scan)";
+	case SR_DEP_AFFINITY: return "the task's allowed CPUs";
+	case SR_DEP_RECENT_CPU: return "p->recent_used_cpu, set before the trace began";
+	case SR_DEP_IDLE_STAMP: return "when the idle CPUs were stamped idle (rq->idle_stamp)";
+	case SR_DEP_LOAD_ESTIMATE: return "a load comparison closer than the reconstruction's error";
+	case SR_DEP_WAKEE_FLIPS:
+		return "wake_wide()'s wakee_flips, inherited or decayed at an unseen jiffy";
+	case SR_DEP_DECISION_TIME:
+		return "the moment of the selection, which the trace does not pin, runqueues changing "
+		       "meanwhile";
+	case SR_DEP_CONCURRENT: return "another wakeup being enqueued on a CPU the answer read";
+	case SR_DEP_KERNEL_PATCHES: return "scheduler patches of this kernel that no model has";
+	case SR_DEP_IDLE_STATE: return "the idle CPUs' cpuidle states (their exit latency)";
+	}
+	return "invalid";
+}
+
 json_t *sr_deps_json(unsigned int deps)
 {
 	json_t *a = json_array();

@@ -832,6 +832,18 @@ static void test_flow_kernel_patches(void **state)
 	fx_free(f);
 }
 
+/* Every input has a name and a gloss for explain; the names are distinct. */
+static void test_dep_names(void **state)
+{
+	for (int a = 0; a < SR_NR_DEPS; a++) {
+		assert_string_not_equal(sr_dep_name(1u << a), "invalid");
+		assert_string_not_equal(sr_dep_gloss(1u << a), "invalid");
+		for (int b = 0; b < a; b++)
+			assert_string_not_equal(sr_dep_name(1u << a), sr_dep_name(1u << b));
+	}
+	assert_string_equal(sr_dep_gloss(1u << SR_NR_DEPS), "invalid");
+}
+
 /* W10 through the whole path: wake_affine says this, a busy LLC keeps the target. */
 static void test_flow_affine(void **state)
 {
@@ -1495,6 +1507,7 @@ int main(void)
 		cmocka_unit_test(test_flow_fork),
 		cmocka_unit_test(test_flow_fork_idle_stamps),
 		cmocka_unit_test(test_flow_exec_delayed),
+		cmocka_unit_test(test_dep_names),
 		cmocka_unit_test(test_flow_fork_idle_states),
 		cmocka_unit_test(test_flow_exec),
 		cmocka_unit_test(test_flow_w8),
