@@ -249,7 +249,8 @@ def summary_line(label, rows):
     return (f"  {label:34} {c['placed']:7} {pct(share(c['match'], c['placed']))} "
             f"{pct(share(c['moved_match'], c['moved']))} {pct(share(c['det'], c['placed']))} "
             f"{pct(share(c['det_match'], c['det']))} {pct(share(c['prev'], c['placed']))} "
-            f"{pct(share(c['fork_match'], c['fork']))} {c['fork']:6} "
+            f"{pct(share(c['fork_match'], c['fork']))} {pct(share(c['fork_det_match'], c['fork_det']))} "
+            f"{c['fork']:6} "
             f"{pct(share(c['exec_match'], c['exec']))} {pct(share(c['exec_det_match'], c['exec_det']))} "
             f"{c['exec']:6}")
 
@@ -259,7 +260,7 @@ def summaries(rows):
     print("\nsummary (weighted by placed wakeups; ping-pong perf_pipe excluded from the groups,"
           " where always-prev is ~100 %):")
     print(f"  {'group':34} {'placed':>7} {'model':>6} {'moved':>6} {'det%':>6} {'det ok':>6} "
-          f"{'prev':>6} {'fork':>6} {'forks':>6} {'exec':>6} {'ex det':>6} {'execs':>6}")
+          f"{'prev':>6} {'fork':>6} {'fk det':>6} {'forks':>6} {'exec':>6} {'ex det':>6} {'execs':>6}")
     groups = {}
     for r in rows:
         if r["workload"] == "perf_pipe":
