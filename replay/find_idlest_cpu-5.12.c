@@ -447,14 +447,14 @@ static bool walk_verdict(struct fic *f, int cpu, int level, const struct fig_wal
 			      why);
 }
 
-static bool any_delayed(const struct fic *f, const struct sr_cpumask *span)
+static unsigned int nr_delayed(const struct fic *f, const struct sr_cpumask *span)
 {
+	unsigned int n = 0;
 	int i;
 
 	sr_for_each_cpu(i, span)
-		if (f->ctx->rq[i].maybe_delayed)
-			return true;
-	return false;
+		n += f->ctx->rq[i].maybe_delayed;
+	return n;
 }
 
 /*
@@ -472,7 +472,7 @@ static bool delayed_changes(struct fic *f, int cpu, int level, bool push,
 	const char *why;
 
 	if (!(f->ctx->unknown & SR_DEP_DELAYED_DEQUEUE) || f->kver < SR_KV(6, 12) ||
-	    !any_delayed(f, &f->t->cpu[cpu].sd[level].span))
+	    !nr_delayed(f, &f->t->cpu[cpu].sd[level].span))
 		return false;
 	quiet.trail = NULL;
 	for (enum fig_world x = FIG_LOCAL_DELAYED; x <= FIG_OTHERS_DELAYED; x++) {
@@ -498,8 +498,18 @@ static bool find_idlest_group(struct fic *f, int cpu, int level, struct sr_cpuma
 			  push ? "idlest group" : "stay (NULL)", push ? w.idlest.first : -1);
 	sr_step_val(st, "level", level);
 	group_step_vals(st, w.have_local ? &w.local : NULL, w.have_idlest ? &w.idlest : NULL);
-	if (delayed_changes(f, cpu, level, push, &w.idlest))
+	if (delayed_changes(f, cpu, level, push, &w.idlest)) {
+		unsigned int all = nr_delayed(f, &f->t->cpu[cpu].sd[level].span);
+		unsigned int mine = w.have_local ? nr_delayed(f, &w.local.span) : 0;
+
+		st = sr_trail_add(f->trail, "update_sg_wakeup_stats",
+				  "rq->nr_running counts sleepers still queued (DELAY_DEQUEUE)",
+				  "counting them changes this level's verdict", -1);
+		sr_step_val(st, "level", level);
+		sr_step_val(st, "maybe_delayed_local", mine);
+		sr_step_val(st, "maybe_delayed_others", all - mine);
 		f->delayed_dep = true;
+	}
 	if (push)
 		*out = w.idlest.span;
 	return push;

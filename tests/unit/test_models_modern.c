@@ -1375,6 +1375,8 @@ static void test_flow_exec_delayed(void **state)
 		assert_int_equal(f->d.cpu, 0);
 		assert_int_equal(!!(f->d.depends & SR_DEP_DELAYED_DEQUEUE), c[i].depends);
 		assert_int_equal(f->d.determined, !c[i].depends);
+		/* the explanation says where: the level whose verdict the sleepers could turn */
+		assert_int_equal(find_step(f, "update_sg_wakeup_stats", NULL) != NULL, c[i].depends);
 		fx_free(f);
 	}
 }
