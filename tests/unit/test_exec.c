@@ -213,24 +213,42 @@ static void test_not_self_stop(void **state)
 	fx_free(f);
 }
 
+/* Task 100, current on CPU 0, in sched_exec(): its srqf (WF_EXEC) at 2000 ... */
+static void probed_select(struct fx *f)
+{
+	ev(f, (struct sr_event){ .type = SR_EV_SELECT, .ts = 2000, .cpu = 0, .pid = 100,
+				 .common_pid = 100, .wake_flags = WF_EXEC, .load_avg = 1000,
+				 .util_avg = 500, .cpu_load = UINT64_MAX, .cpu_util = UINT64_MAX,
+				 .flips = UINT64_MAX, .flip_ts = UINT64_MAX, .jiffies = UINT64_MAX });
+}
+
+/* ... its first find_idlest_group() at 2050 ... */
+static void probed_fig(struct fx *f)
+{
+	ev(f, (struct sr_event){ .type = SR_EV_IDLEST_GROUP, .ts = 2050, .cpu = 0, .pid = 100,
+				 .common_pid = 100, .sd_weight = 4 });
+}
+
+/* ... and its srqf_ret at 2060: it stays on CPU 0. */
+static void probed_ret(struct fx *f)
+{
+	ev(f, (struct sr_event){ .type = SR_EV_SELECT_RET, .ts = 2060, .cpu = 0, .target_cpu = 0,
+				 .common_pid = 100 });
+}
+
 /* A probe trace: sched_exec()'s srqf opens it, its first fig replays it. */
 static void test_probed(void **state)
 {
 	struct fx *f = fx_exec(true);
 
 	sw(f, 1000, 0, 0, "swapper", 100, "sh");
-	ev(f, (struct sr_event){ .type = SR_EV_SELECT, .ts = 2000, .cpu = 0, .pid = 100,
-				 .common_pid = 100, .wake_flags = WF_EXEC, .load_avg = 1000,
-				 .util_avg = 500, .cpu_load = UINT64_MAX, .cpu_util = UINT64_MAX,
-				 .flips = UINT64_MAX, .flip_ts = UINT64_MAX, .jiffies = UINT64_MAX });
+	probed_select(f);
 	assert_int_equal(f->nr_placements, 0);
-	ev(f, (struct sr_event){ .type = SR_EV_IDLEST_GROUP, .ts = 2050, .cpu = 0, .pid = 100,
-				 .common_pid = 100, .sd_weight = 4 });
+	probed_fig(f);
 	assert_int_equal(f->nr_placements, 1);
 	assert_int_equal(f->ctx.ts, 2000);
 	assert_int_equal(f->ctx.kind, SR_WAKE_EXEC);
-	ev(f, (struct sr_event){ .type = SR_EV_SELECT_RET, .ts = 2060, .cpu = 0, .target_cpu = 0,
-				 .common_pid = 100 });
+	probed_ret(f);
 	assert_int_equal(f->nr_placements, 1);
 	exec_done(f, 2500, 0, 100);
 	assert_int_equal(seen.n, 1);
@@ -247,17 +265,12 @@ static void test_probed_window(void **state)
 	struct fx *f = fx_exec(true);
 
 	sw(f, 1000, 0, 0, "swapper", 100, "sh");
-	ev(f, (struct sr_event){ .type = SR_EV_SELECT, .ts = 2000, .cpu = 0, .pid = 100,
-				 .common_pid = 100, .wake_flags = WF_EXEC, .load_avg = 1000,
-				 .util_avg = 500, .cpu_load = UINT64_MAX, .cpu_util = UINT64_MAX,
-				 .flips = UINT64_MAX, .flip_ts = UINT64_MAX, .jiffies = UINT64_MAX });
-	ev(f, (struct sr_event){ .type = SR_EV_IDLEST_GROUP, .ts = 2050, .cpu = 0, .pid = 100,
-				 .common_pid = 100, .sd_weight = 4 });
+	probed_select(f);
+	probed_fig(f);
 	assert_int_equal(f->nr_placements, 1);
 	assert_int_equal(f->ctx.unknown & SR_DEP_DECISION_TIME, 0);
 	sw(f, 2055, 3, 0, "swapper", 300, "other");
-	ev(f, (struct sr_event){ .type = SR_EV_SELECT_RET, .ts = 2060, .cpu = 0, .target_cpu = 0,
-				 .common_pid = 100 });
+	probed_ret(f);
 	exec_done(f, 2500, 0, 100);
 	assert_int_equal(seen.n, 1);
 	assert_int_not_equal(seen.last.dec[0].depends & SR_DEP_DECISION_TIME, 0);
@@ -283,15 +296,21 @@ static void wakeup_new(struct fx *f, uint64_t ts, int parent, int child, const c
 	ev(f, e);
 }
 
+/* @parent forks @child at @ts, placed 10 ns later: replayed as a fork. */
+static void forked(struct fx *f, uint64_t ts, int parent, int child, const char *comm)
+{
+	fork_child(f, ts, parent, child, comm);
+	wakeup_new(f, ts + 10, parent, child, comm);
+	assert_int_equal(f->ctx.kind, SR_WAKE_FORK);
+}
+
 /* wake_up_new_task() selects between sched_process_fork and sched_wakeup_new. */
 static void test_fork_window(void **state)
 {
 	struct fx *f = fx_exec(false);
 
 	sw(f, 900, 1, 0, "swapper", 50, "init");
-	fork_child(f, 1000, 50, 100, "init");
-	wakeup_new(f, 1010, 50, 100, "init");
-	assert_int_equal(f->ctx.kind, SR_WAKE_FORK);
+	forked(f, 1000, 50, 100, "init");
 	assert_int_equal(f->ctx.unknown & SR_DEP_DECISION_TIME, 0);
 	/* another CPU's runqueue changes while the parent forks: the kernel's may be older */
 	fork_child(f, 2000, 50, 101, "init");
@@ -308,9 +327,7 @@ static void test_fork_kthread_unbound(void **state)
 	struct fx *f = fx_exec(false);
 
 	sw(f, 900, 1, 0, "swapper", 2, "kthreadd");
-	fork_child(f, 1000, 2, 100, "kworker/3:1H");
-	wakeup_new(f, 1010, 2, 100, "kworker/3:1H");
-	assert_int_equal(f->ctx.kind, SR_WAKE_FORK);
+	forked(f, 1000, 2, 100, "kworker/3:1H");
 	assert_null(f->ctx.allowed);
 	assert_int_equal(f->p.nr_cpus_allowed, 0);
 	assert_int_equal(sr_state_task(&f->s, 100)->bound_cpu, 3);	/* bound from then on */
