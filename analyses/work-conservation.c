@@ -160,7 +160,8 @@ static void llc_group(const struct sr_view *v, int cpu, int delta, struct sr_lb_
 		g->idle_cpus += !rq->curr_pid && !rq->nr_running;
 		g->group_weight++;
 		g->group_capacity += rq->capacity;
-		g->group_util += rq->util_avg;
+		/* cpu_util_cfs(): capped at the CPU's capacity */
+		g->group_util += rq->util_avg < rq->capacity ? rq->util_avg : rq->capacity;
 		g->group_runnable += rq->util_avg;
 	}
 	g->sum_nr_running += delta;

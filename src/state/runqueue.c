@@ -271,9 +271,8 @@ static void pelt_move(struct sr_state *s, struct sr_task *t, int from, int to)
 	if (sr_st_cpu_ok(s, to)) {
 		struct sr_cpu_state *c = &s->cpu[to];
 
+		/* unclamped, as cfs_rq->avg.util_avg: cpu_util() caps it where it is read */
 		c->util_avg += (double)t->v.util_avg;
-		if (c->util_avg > (double)SR_CAPACITY_SCALE)
-			c->util_avg = (double)SR_CAPACITY_SCALE;
 	}
 }
 
