@@ -496,6 +496,10 @@ struct sr_task {
 	uint64_t sleep_ts;
 	bool sleep_known;
 	bool pelt_held;			/* migrated asleep: se.avg not aged until enqueued */
+	/* ... and attached to this CPU's sums by the state, not yet by the kernel */
+	int attach_cpu;			/* -1: none */
+	double attach_load, attach_util;
+	uint64_t attach_ts;
 	/* util_est (6.x): the estimate its dequeues left, and what it adds to its CPU now */
 	unsigned long ue_ewma, ue_last, ue_contrib;
 	/* the wakeup in flight (sched_waking seen, sched_wakeup not yet) */
@@ -596,6 +600,12 @@ struct sr_cpu_state {
 	/* dead tasks' averages left for the next update (cfs_rq->removed) */
 	double removed_load, removed_util;
 	uint64_t removed_ts;
+	/*
+	 * Sleepers a wakeup moved here, in the sums since their placement but
+	 * not in the kernel's cfs_rq until their enqueue (a wakelist delays it
+	 * to the target's IPI): what cpu_load() and cpu_util() read leaves them out.
+	 */
+	double attach_load, attach_util;
 	/*
 	 * Loads that left lately (migrations away, deaths): a busy CPU read
 	 * past its last seen update has had a tick since, which applied only

@@ -162,6 +162,8 @@ void sr_st_cpu_decay_to(struct sr_state *s, int cpu, uint64_t now)
 						 (double)SR_CAPACITY_SCALE : 0.0) * (1.0 - d);
 		c->removed_load *= d;
 		c->removed_util *= d;
+		c->attach_load *= d;
+		c->attach_util *= d;
 	}
 	if (!c->pelt_ts || now > c->pelt_ts)
 		c->pelt_ts = now;
@@ -176,9 +178,10 @@ void sr_st_cpu_pelt(struct sr_state *s, int cpu, uint64_t now)
 	sr_st_cpu_decay(s, cpu, now);
 	if (k_stale(s, cpu, now)) {
 		/* a tick has run since: it applied what left before it */
-		rq->load_avg = round_pos(c->load_avg - c->removed_load + left_since_tick(s, c, now));
+		rq->load_avg = round_pos(c->load_avg - c->removed_load - c->attach_load +
+					 left_since_tick(s, c, now));
 		rq->runnable_load_avg = round_pos(c->runnable_avg);
-		rq->util_avg = round_pos(c->util_avg - c->removed_util);
+		rq->util_avg = round_pos(c->util_avg - c->removed_util - c->attach_util);
 	} else {
 		rq->load_avg = round_pos(c->k_load);
 		rq->runnable_load_avg = round_pos(c->k_runnable);
@@ -285,12 +288,13 @@ static void kupdate(struct sr_state *s, int cpu, bool assumed)
 		c->util_avg = c->util_avg > c->removed_util ? c->util_avg - c->removed_util : 0;
 		c->removed_load = c->removed_util = 0;
 	}
-	c->k_load = c->load_avg;
+	/* the sleepers moved here but not enqueued yet are not in the kernel's sums */
+	c->k_load = c->load_avg > c->attach_load ? c->load_avg - c->attach_load : 0;
 	if (!assumed)
-		c->k_load_seen = c->load_avg;
+		c->k_load_seen = c->k_load;
 	c->k_refreshed = assumed;
 	c->k_runnable = c->runnable_avg;
-	c->k_util = c->util_avg;
+	c->k_util = c->util_avg > c->attach_util ? c->util_avg - c->attach_util : 0;
 	c->k_ts = s->now;
 	sr_st_cpu_pelt(s, cpu, s->now);
 }

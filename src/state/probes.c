@@ -52,9 +52,7 @@ static void calibrate(struct sr_state *s, struct sr_task *p, uint64_t load, uint
 	if (c) {
 		sr_st_cpu_advance(s, p->v.cpu, s->now);
 		c->load_avg = c->load_avg + dl > 0 ? c->load_avg + dl : 0;
-		c->util_avg = c->util_avg + du > 0 ? c->util_avg + du : 0;
-		if (c->util_avg > (double)SR_CAPACITY_SCALE)
-			c->util_avg = (double)SR_CAPACITY_SCALE;
+		c->util_avg = c->util_avg + du > 0 ? c->util_avg + du : 0;	/* uncapped, as the kernel's */
 		c->k_load = c->k_load + dl > 0 ? c->k_load + dl : 0;
 		c->k_util = c->k_util + du > 0 ? c->k_util + du : 0;
 		sr_st_cpu_advance(s, p->v.cpu, s->now);

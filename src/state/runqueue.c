@@ -205,10 +205,49 @@ void sr_st_blocked_load(struct sr_state *s, struct sr_task *t, int cpu, int sign
 		sr_st_cpu_left(s, cpu, (double)t->v.load_avg);
 }
 
+/*
+ * A sleeper moved to @to: the state adds its averages to @to's sums now,
+ * the kernel at its enqueue (attach_entity_load_avg() from enqueue_entity(),
+ * the se's last_update_time being 0 since migrate_task_rq_fair()); a
+ * wakelist delays that to the target's IPI, which under a stalling
+ * hypervisor comes milliseconds later.  Until then @to's cpu_load() and
+ * cpu_util() leave it out.
+ */
+static void attach_begin(struct sr_state *s, struct sr_task *t, int to)
+{
+	struct sr_cpu_state *c = &s->cpu[to];
+
+	c->attach_load += (double)t->v.load_avg;
+	c->attach_util += (double)t->v.util_avg;
+	t->attach_cpu = to;
+	t->attach_load = (double)t->v.load_avg;
+	t->attach_util = (double)t->v.util_avg;
+	t->attach_ts = s->now;
+}
+
+/* Its enqueue (or its leaving before one): the kernel's sums hold it from now. */
+static void attach_end(struct sr_state *s, struct sr_task *t)
+{
+	struct sr_cpu_state *c;
+	double d;
+
+	if (t->attach_cpu < 0)
+		return;
+	if (sr_st_cpu_ok(s, t->attach_cpu)) {
+		c = &s->cpu[t->attach_cpu];
+		sr_st_cpu_decay(s, t->attach_cpu, s->now);
+		d = s->now > t->attach_ts ? sr_pelt_decay(s->now - t->attach_ts) : 1.0;
+		c->attach_load = c->attach_load > t->attach_load * d ? c->attach_load - t->attach_load * d : 0;
+		c->attach_util = c->attach_util > t->attach_util * d ? c->attach_util - t->attach_util * d : 0;
+	}
+	t->attach_cpu = -1;
+}
+
 /* Move a task's blocked/attached PELT load and util between CPUs (attach/detach). */
 /* remove_entity_load_avg(): the task's contribution leaves @from's sums. */
 static void pelt_leave(struct sr_state *s, struct sr_task *t, int from)
 {
+	attach_end(s, t);
 	sr_st_blocked_load(s, t, from, -1);
 	if (sr_st_cpu_ok(s, from)) {
 		struct sr_cpu_state *c = &s->cpu[from];
@@ -273,6 +312,8 @@ static void pelt_move(struct sr_state *s, struct sr_task *t, int from, int to)
 
 		/* unclamped, as cfs_rq->avg.util_avg: cpu_util() caps it where it is read */
 		c->util_avg += (double)t->v.util_avg;
+		if (t->state == SR_T_SLEEPING)
+			attach_begin(s, t, to);
 	}
 }
 
@@ -303,8 +344,10 @@ void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state s
 		t->sleep_known = true;
 	}
 	t->state = st;
-	if (st != SR_T_SLEEPING)
+	if (st != SR_T_SLEEPING) {
 		t->pelt_held = false;
+		attach_end(s, t);	/* enqueued, or dead */
+	}
 	if (cpu >= 0)
 		t->v.cpu = cpu;
 	t->v.on_cpu = st == SR_T_RUNNING;

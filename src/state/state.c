@@ -54,6 +54,7 @@ void sr_st_task_reset(struct sr_task *t, int pid, uint64_t now)
 	t->last_out_cpu = -1;
 	t->pend_ttwu_cpu = -1;
 	t->pend_flight_cpu = -1;
+	t->attach_cpu = -1;
 	t->first_seen = now;
 	t->pelt_ts = now;
 }

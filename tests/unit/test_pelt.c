@@ -267,6 +267,30 @@ static void test_wakeup_move_updates_early(void **state)
 }
 
 /*
+ * The kernel attaches a sleeper moved by its wakeup to the target's cfs_rq
+ * at its enqueue (enqueue_entity() -> attach_entity_load_avg()), which a
+ * wakelist delays to the target's IPI: until its sched_wakeup the target's
+ * cpu_load() and cpu_util() leave it out, though the state's sums hold it.
+ */
+static void test_moved_sleeper_attached_at_enqueue(void **state)
+{
+	struct fx *f = fx_new();
+
+	(void)state;
+	sw(f, 1 * MS, 2, 0, "swapper/2", 200, "t200");
+	sw(f, 401 * MS, 2, 200, "t200", 0, "swapper/2");	/* sleeps with load ~1000 */
+	sw(f, 402 * MS, 1, 0, "swapper/1", 300, "t300");
+	waking(f, 403 * MS, 1, 200, "t200", 0, 300, false);
+	migrate(f, 403 * MS + 10, 1, 200, 2, 0, 300);
+	assert_true(load_read(f, 0) < 50);	/* in flight: not in CPU 0's cfs_rq yet */
+	assert_true(util_read(f, 0) < 50);
+	wakeup(f, 403 * MS + 500, 0, 200, 0);	/* the enqueue attaches it */
+	assert_true(load_read(f, 0) > 500);
+	assert_true(util_read(f, 0) > 500);
+	fx_free(f);
+}
+
+/*
  * update_cfs_rq_h_load(): the first task_h_load() of a jiffy on CPU 0
  * caches its root load_avg as h_load; reads later in that jiffy scale by
  * it though the load has moved, the next jiffy's first read recaches.
@@ -429,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_late_ipis_late_ticks),
 		cmocka_unit_test(test_dead_task_leaves_at_next_update),
 		cmocka_unit_test(test_wakeup_move_updates_early),
+		cmocka_unit_test(test_moved_sleeper_attached_at_enqueue),
 		cmocka_unit_test(test_h_load_cached_per_jiffy),
 		cmocka_unit_test(test_dequeued_before_waking),
 		cmocka_unit_test(test_migrated_sleeper_synced_to_old_cpu),
