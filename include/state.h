@@ -770,6 +770,10 @@ struct sr_probe_stats {
 	uint64_t llc_scans;		/* sd_llc_shared->nr_idle_scan values recorded (SIS_UTIL) */
 	uint64_t llc_scan_err[3];	/* the state's budget: [0] exact, [1] within 2 CPUs,
 					 * [2] further off */
+	uint64_t idle_cores;		/* sd_llc_shared->has_idle_cores values recorded ... */
+	uint64_t idle_cores_agree;	/* ... that the state's hint matched */
+	uint64_t idle_cores_followed;	/* ... where the state followed the hint (no guess) */
+	uint64_t idle_cores_followed_agree;
 	uint64_t ret_moved;		/* srqf_ret named another CPU than the sched_wakeup */
 	uint64_t exec_selects;		/* execs replayed at sched_exec()'s own srqf */
 	uint64_t exec_ret_moved;	/* ... whose srqf_ret named another CPU than it ran on */

@@ -93,6 +93,7 @@ struct sr_event {
 					 * select, hload: of the task's CPU's LLC domain */
 	int llc_scan;			/* select, hload: that LLC's sd_llc_shared->nr_idle_scan
 					 * (SIS_UTIL, 6.0+); -1: not recorded */
+	int llc_idle_cores;		/* ... and its ->has_idle_cores (0 or 1); -1: not recorded */
 	int cgroup_id;			/* cgroup_attach: dst_id */
 };
 

@@ -36,10 +36,13 @@ struct offs {
 	unsigned int flips, flip_ts;
 	/*
 	 * SIS_UTIL's budget (6.0+): rq.sd, then sched_domain.parent @llc_hops
-	 * times to the LLC's domain, its .shared->nr_idle_scan and span_weight.
+	 * times to the LLC's domain, its .shared->nr_idle_scan and span_weight;
+	 * beside it .shared->has_idle_cores (CONFIG_SCHED_SMT), the hint
+	 * select_idle_sibling() reads and only idle entries and failed core
+	 * scans write.
 	 */
-	bool has_llc_scan, llc_scan_in_btf;
-	unsigned int rq_sd, sd_parent, sd_shared, nr_idle_scan;
+	bool has_llc_scan, llc_scan_in_btf, has_idle_cores;
+	unsigned int rq_sd, sd_parent, sd_shared, nr_idle_scan, idle_cores;
 	int llc_hops;
 };
 
@@ -187,10 +190,11 @@ static int llc_hops(void)
 
 static void llc_scan_path(const struct btf *btf, struct offs *o)
 {
-	long v[4] = {
+	long v[5] = {
 		path_off(btf, "rq", "sd"), path_off(btf, "sched_domain", "parent"),
 		path_off(btf, "sched_domain", "shared"),
 		path_off(btf, "sched_domain_shared", "nr_idle_scan"),
+		path_off(btf, "sched_domain_shared", "has_idle_cores"),
 	};
 
 	o->llc_hops = llc_hops();
@@ -203,6 +207,8 @@ static void llc_scan_path(const struct btf *btf, struct offs *o)
 	o->sd_parent = (unsigned int)v[1];
 	o->sd_shared = (unsigned int)v[2];
 	o->nr_idle_scan = (unsigned int)v[3];
+	o->has_idle_cores = v[4] >= 0;
+	o->idle_cores = o->has_idle_cores ? (unsigned int)v[4] : 0;
 }
 
 static int read_offsets(struct rec *r, struct offs *o)
@@ -287,9 +293,10 @@ static void flips_arg(const struct offs *o, int tier, char *buf, size_t n)
 }
 
 /*
- * " llc_span=... llc_scan=..." of $arg1's CPU: its LLC domain's span_weight
- * (analyze checks it is the LLC) and sd_llc_shared->nr_idle_scan, the
- * budget select_idle_cpu() reads; "" without the path.
+ * " llc_span=... llc_scan=... llc_idle_cores=..." of $arg1's CPU: its LLC
+ * domain's span_weight (analyze checks it is the LLC), sd_llc_shared->
+ * nr_idle_scan, the budget select_idle_cpu() reads, and ->has_idle_cores;
+ * "" without the path.
  */
 static void llc_arg(const struct offs *o, char *buf, size_t n)
 {
@@ -308,8 +315,11 @@ static void llc_arg(const struct offs *o, char *buf, size_t n)
 	}
 	if (len <= 0 || (size_t)len >= sizeof(sd))
 		return;
-	snprintf(buf, n, " llc_span=+%u(%s):u32 llc_scan=+%u(+%u(%s)):s32", o->span_weight, sd,
-		 o->nr_idle_scan, o->sd_shared, sd);
+	len = snprintf(buf, n, " llc_span=+%u(%s):u32 llc_scan=+%u(+%u(%s)):s32", o->span_weight,
+		       sd, o->nr_idle_scan, o->sd_shared, sd);
+	if (o->has_idle_cores && len > 0 && (size_t)len < n)
+		snprintf(buf + len, n - (size_t)len, " llc_idle_cores=+%u(+%u(%s)):s32", o->idle_cores,
+			 o->sd_shared, sd);
 }
 
 /* " NAME=rq.cfs.avg.FIELD of $arg1's CPU", or "" without the path. */
@@ -327,7 +337,7 @@ static void rq_arg(const struct offs *o, const char *name, unsigned int field, c
 static void fetchargs(const struct probe *p, const struct offs *o, int tier, char *buf,
 		      size_t n)
 {
-	char load[96], util[96], flips[128], llc[400];
+	char load[96], util[96], flips[128], llc[640];
 
 	flips_arg(o, tier, flips, sizeof(flips));
 	llc[0] = '\0';
@@ -374,7 +384,7 @@ static int add_event(struct rec *r, const struct probe *p)
 /* Create @p on the first of its functions the kernel accepts; 0 or -errno. */
 static int create_at(struct rec *r, const struct probe *p, const struct offs *o, int tier)
 {
-	char args[1024];
+	char args[1536];
 	int ret = -ENOENT;
 
 	fetchargs(p, o, tier, args, sizeof(args));

@@ -57,12 +57,14 @@ static const struct ev_desc descs[SR_EV_OTHER] = {
 		[F_PID] = "pid", [F_ORIG] = "prev_cpu", [F_WAKE_FLAGS] = "wake_flags",
 		[F_LOAD] = "load_avg", [F_UTIL] = "util_avg", [F_CPU_LOAD] = "prev_load",
 		[F_CPU_UTIL] = "prev_util", [F_FLIPS] = "flips", [F_FLIP_TS] = "flip_ts",
-		[F_JIFFIES] = "jiffies", [F_SD_WEIGHT] = "llc_span", [F_LLC_SCAN] = "llc_scan" },
+		[F_JIFFIES] = "jiffies", [F_SD_WEIGHT] = "llc_span", [F_LLC_SCAN] = "llc_scan",
+		[F_LLC_IDLE_CORES] = "llc_idle_cores" },
 		R(F_PID) | R(F_WAKE_FLAGS) },
 	[SR_EV_SELECT_RET] = { NULL, "srqf_ret", { [F_TARGET] = "cpu" }, R(F_TARGET) },
 	[SR_EV_HLOAD] = { NULL, "thl", { [F_PID] = "pid", [F_CPU_LOAD] = "cpu_load",
 		[F_FLIPS] = "flips", [F_FLIP_TS] = "flip_ts", [F_JIFFIES] = "jiffies",
-		[F_SD_WEIGHT] = "llc_span", [F_LLC_SCAN] = "llc_scan" }, R(F_PID) },
+		[F_SD_WEIGHT] = "llc_span", [F_LLC_SCAN] = "llc_scan",
+		[F_LLC_IDLE_CORES] = "llc_idle_cores" }, R(F_PID) },
 	[SR_EV_HLOAD_RET] = { NULL, "thl_ret", { [F_HLOAD] = "h_load" }, R(F_HLOAD) },
 	[SR_EV_IDLEST_GROUP] = { NULL, "fig", {
 		[F_PID] = "pid", [F_SD_WEIGHT] = "sd_weight", [F_TARGET] = "this_cpu" }, R(F_PID) },
@@ -311,6 +313,7 @@ static void fill_probe(const struct sr_trace *t, const struct tep_record *rec,
 	ev->span = rd_num(t, rec, &f[F_SPAN], &v) ? (uint64_t)v : 0;
 	ev->sd_weight = rd_int(t, rec, &f[F_SD_WEIGHT], -1);
 	ev->llc_scan = rd_int(t, rec, &f[F_LLC_SCAN], -1);
+	ev->llc_idle_cores = rd_int(t, rec, &f[F_LLC_IDLE_CORES], -1);
 	ev->cgroup_id = rd_int(t, rec, &f[F_CGROUP_ID], -1);
 }
 

@@ -181,7 +181,8 @@ static json_t *probes_json(const struct sr_run *r)
 	if (!r->state.cfg.has_select_probe)
 		return json_null();
 	return json_pack("{s:b, s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I}, s:o, s:o, s:o, s:I, s:o, "
-			 "s:o, s:I, s:{s:I, s:I, s:I}, s:I, s:{s:I, s:I, s:I}, s:I, s:I, s:I}",
+			 "s:o, s:I, s:{s:I, s:I, s:I}, s:I, s:{s:I, s:I, s:I}, s:{s:I, s:I, s:I, s:I}, "
+			 "s:I, s:I, s:I}",
 		"used_as_inputs", !r->state.cfg.probes_measure_only,
 		"selects", (json_int_t)p->selects,
 		"placed_at_select", (json_int_t)p->at_select,
@@ -204,6 +205,10 @@ static json_t *probes_json(const struct sr_run *r)
 		"idle_scans", (json_int_t)p->llc_scans,
 		"idle_scan_error", "exact", (json_int_t)p->llc_scan_err[0],
 		"within_2", (json_int_t)p->llc_scan_err[1], "further", (json_int_t)p->llc_scan_err[2],
+		"idle_cores", "reads", (json_int_t)p->idle_cores,
+		"state_agrees", (json_int_t)p->idle_cores_agree,
+		"state_followed", (json_int_t)p->idle_cores_followed,
+		"state_followed_agrees", (json_int_t)p->idle_cores_followed_agree,
 		"answer_moved", (json_int_t)p->ret_moved,
 		"exec_at_select", (json_int_t)p->exec_selects,
 		"exec_answer_moved", (json_int_t)p->exec_ret_moved);

@@ -262,6 +262,35 @@ void sr_st_llc_scan_seen(struct sr_state *s, int cpu, int span, int scan)
 	s->scan[llc].read = s->now;
 }
 
+/*
+ * A probe read @cpu's sd_llc_shared->has_idle_cores (`record --probes`)
+ * from a domain of span @span: when that is the LLC, the hint the
+ * placement's select_idle_sibling() reads, followed from then on as the
+ * kernel keeps it (set on idle entry, cleared by a failed core scan).
+ * Measured first against the state's hint, tracked or guessed.
+ */
+void sr_st_llc_idle_cores_seen(struct sr_state *s, int cpu, int span, int set)
+{
+	bool followed, est;
+	int llc;
+
+	if (!sr_st_cpu_ok(s, cpu) || set < 0 || set > 1 || span <= 0 ||
+	    span != sr_llc_size(s->cfg.topo, cpu) || s->cfg.topo->smt_max <= 1)
+		return;
+	llc = s->cfg.topo->cpu[cpu].llc_id;
+	followed = s->idle_cores_known[llc] || s->idle_cores_held[llc];
+	est = followed ? s->idle_cores[llc] : idle_core_now(s, llc);
+	s->probes.idle_cores++;
+	s->probes.idle_cores_agree += est == (set == 1);
+	s->probes.idle_cores_followed += followed;
+	s->probes.idle_cores_followed_agree += followed && est == (set == 1);
+	if (s->cfg.probes_measure_only)
+		return;
+	s->idle_cores[llc] = set == 1;
+	s->idle_cores_known[llc] = true;
+	s->idle_cores_held[llc] = false;
+}
+
 /* Read inside the placement's own select_task_rq_fair() (at or after @since): a fact. */
 static bool scan_read(const struct sr_state *s, int llc, uint64_t since)
 {

@@ -136,6 +136,13 @@ static void probe_jiffies(struct sr_state *s, const struct sr_event *ev)
 	s->jiffy_drift = off - s->jiffy_off0;
 }
 
+/* The hints of @cpu's LLC the probe read: SIS_UTIL's budget and has_idle_cores. */
+static void llc_hints_seen(struct sr_state *s, int cpu, const struct sr_event *ev)
+{
+	sr_st_llc_scan_seen(s, cpu, ev->sd_weight, ev->llc_scan);
+	sr_st_llc_idle_cores_seen(s, cpu, ev->sd_weight, ev->llc_idle_cores);
+}
+
 /*
  * thl of current (the sync test): it also read this CPU's cpu_load() and
  * LLC budget; thl of p, prev's LLC budget.
@@ -153,10 +160,10 @@ static void on_hload(struct sr_state *s, const struct sr_event *ev)
 		struct sr_task *t = sr_state_task(s, ev->pid);	/* p: prev's LLC */
 
 		if (t)
-			sr_st_llc_scan_seen(s, t->v.cpu, ev->sd_weight, ev->llc_scan);
+			llc_hints_seen(s, t->v.cpu, ev);
 		return;
 	}
-	sr_st_llc_scan_seen(s, ev->cpu, ev->sd_weight, ev->llc_scan);	/* this CPU's LLC */
+	llc_hints_seen(s, ev->cpu, ev);	/* this CPU's LLC */
 	cur = sr_state_task(s, ev->pid);
 	if (cur)
 		probe_flips(s, cur, ev);
@@ -220,7 +227,7 @@ static struct sr_task *on_select(struct sr_state *s, const struct sr_event *ev)
 			sr_st_track_wakee(s, waker, p, ev->cpu);
 	}
 	probe_flips(s, p, ev);
-	sr_st_llc_scan_seen(s, p->v.cpu, ev->sd_weight, ev->llc_scan);
+	llc_hints_seen(s, p->v.cpu, ev);
 	p->probe = (struct sr_probe_in){
 		.valid = true, .wake_flags = ev->wake_flags, .ts = ev->ts,
 		.load_avg = ev->load_avg, .util_avg = ev->util_avg,

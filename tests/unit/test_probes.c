@@ -288,7 +288,18 @@ static void srqf_scan(struct fx *f, uint64_t ts, int cpu, int waker, int pid, in
 				 .load_avg = UINT64_MAX, .util_avg = UINT64_MAX,
 				 .cpu_load = UINT64_MAX, .cpu_util = UINT64_MAX, .flips = UINT64_MAX,
 				 .flip_ts = UINT64_MAX, .jiffies = UINT64_MAX, .sd_weight = span,
-				 .llc_scan = scan });
+				 .llc_scan = scan, .llc_idle_cores = -1 });
+}
+
+/* An srqf that read the wakee's CPU's LLC has_idle_cores (@span: that domain's weight). */
+static void srqf_cores(struct fx *f, uint64_t ts, int cpu, int waker, int pid, int span, int set)
+{
+	ev(f, (struct sr_event){ .type = SR_EV_SELECT, .ts = ts, .cpu = cpu, .pid = pid,
+				 .common_pid = waker, .wake_flags = WF_TTWU | WF_SYNC,
+				 .load_avg = UINT64_MAX, .util_avg = UINT64_MAX,
+				 .cpu_load = UINT64_MAX, .cpu_util = UINT64_MAX, .flips = UINT64_MAX,
+				 .flip_ts = UINT64_MAX, .jiffies = UINT64_MAX, .sd_weight = span,
+				 .llc_scan = -1, .llc_idle_cores = set });
 }
 
 /*
@@ -346,6 +357,54 @@ static void test_llc_scan(void **state)
 	fx_free(f);
 }
 
+/*
+ * has_idle_cores read by the srqf probe: CPU 2 went idle with its sibling
+ * idle, so the state's hint is set; the kernel's was clear (a failed core
+ * scan the trace cannot show): the placement reads the kernel's, as a
+ * fact, and the read scores the state's hint; measuring only leaves it.
+ */
+static void test_llc_idle_cores(void **state)
+{
+	struct fx *f = fx_probes(false);
+	int llc;
+
+	(void)state;
+	setup(f);
+	llc = f->topo.cpu[2].llc_id;
+	assert_true(f->s.idle_cores[llc]);
+	waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
+	srqf_cores(f, 500001000, 0, 100, 101, 4, 0);
+	srqf_ret(f, 500004000, 0, 100, 0);
+	assert_int_equal(f->nr_placements, 1);
+	assert_false(f->ctx.llc[2].has_idle_cores);
+	assert_false(f->ctx.llc[2].idle_cores_unknown);
+	assert_int_equal(f->s.probes.idle_cores, 1);
+	assert_int_equal(f->s.probes.idle_cores_agree, 0);
+	assert_int_equal(f->s.probes.idle_cores_followed, 1);
+	wakeup(f, 500005000, 0, 101, 0);
+	fx_free(f);
+
+	f = fx_probes(false);
+	setup(f);
+	waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
+	srqf_cores(f, 500001000, 0, 100, 101, 2, 0);	/* the SMT domain's, not the LLC's */
+	srqf_ret(f, 500004000, 0, 100, 0);
+	assert_true(f->ctx.llc[2].has_idle_cores);
+	assert_int_equal(f->s.probes.idle_cores, 0);
+	wakeup(f, 500005000, 0, 101, 0);
+	fx_free(f);
+
+	f = fx_probes(true);
+	setup(f);
+	waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
+	srqf_cores(f, 500001000, 0, 100, 101, 4, 0);
+	srqf_ret(f, 500004000, 0, 100, 0);
+	assert_int_equal(f->s.probes.idle_cores, 1);
+	assert_true(f->s.idle_cores[f->topo.cpu[2].llc_id]);
+	wakeup(f, 500005000, 0, 101, 0);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_answer_moved),
 		cmocka_unit_test(test_maybe_delayed),
 		cmocka_unit_test(test_llc_scan),
+		cmocka_unit_test(test_llc_idle_cores),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
