@@ -115,10 +115,17 @@ static void test_idle_cores_sticky(void **state)
 	fx_free(f);
 }
 
-/* Neither answer was the kernel's: a set hint its scan may have cleared is a guess now. */
-static void test_idle_cores_missed(void **state)
+/*
+ * Neither answer was the kernel's: a set hint its scan may have cleared is
+ * a guess now.  The kernel's CPU (3) is neither prev (1), the waker's (@waker_cpu)
+ * nor recent_used_cpu, so its core scan returned it: a fully idle core's
+ * (its sibling 2 idle: the hint stays set), or the first idle CPU of a
+ * failed scan (2 busy: the scan cleared it).
+ */
+static void idle_cores_missed(bool sibling_busy)
 {
 	struct fx *f = fx_new();
+	int waker = sibling_busy ? 102 : 104, waker_cpu = sibling_busy ? 2 : 0;
 
 	sw(f, 1000, 0, 0, "", 100, "a");
 	sw(f, 1000, 1, 0, "", 101, "b");
@@ -126,17 +133,23 @@ static void test_idle_cores_missed(void **state)
 	sw(f, 2000, 1, 101, "b", 0, "");
 	sw(f, 3000, 0, 100, "a", 0, "");	/* 0 and 1 idle: set, known */
 	sw(f, 4000, 0, 0, "", 104, "e");
+	if (!sibling_busy)
+		sw(f, 4500, 2, 102, "c", 0, "");
 	f->next_ref = (struct sr_ref){ .valid = true, .cpu = { 1, 1 }, .recent_used_cpu = { -1, -1 },
 		.cleared_idle_cores = { -1, -1 }, .scan_llc = { 0, 0 } };
-	waking(f, 5000, 2, 101, "b", 1, 102, false);
-	wakeup(f, 5100, 2, 101, 3);		/* the kernel's: CPU 3 */
+	waking(f, 5000, waker_cpu, 101, "b", 1, waker, false);
+	wakeup(f, 5100, waker_cpu, 101, 3);		/* the kernel's: CPU 3 */
 	assert_false(f->s.idle_cores_known[0]);
-	sw(f, 5200, 3, 0, "", 101, "b");
-	sw(f, 5300, 3, 101, "b", 0, "");
-	waking(f, 6000, 2, 101, "b", 3, 102, false);
-	assert_true(f->ctx.llc[0].has_idle_cores);	/* the guess: as it was */
-	assert_true(f->ctx.llc[0].idle_cores_unknown);	/* ... a dependency */
+	/* the guess: as it was, or cleared by the failed scan */
+	assert_int_equal(f->s.idle_cores[0], !sibling_busy);
+	assert_true(f->s.idle_cores_held[0]);		/* ... a guess the state holds */
 	fx_free(f);
+}
+
+static void test_idle_cores_missed(void **state)
+{
+	idle_cores_missed(false);
+	idle_cores_missed(true);
 }
 
 /* idle_stamp: stamped on the way to idle, cleared by a wakeup onto the CPU, not by a fork. */
