@@ -166,6 +166,12 @@ def probe_truth(binary, trace, topo, preset, rep):
         "flips_exact": share(fe.get("exact", 0), p.get("wakee_flips", 0)),
         "flips_in_bounds": share(fe.get("exact", 0) + fe.get("within_bounds", 0),
                                  p.get("wakee_flips", 0)),
+        "idle_scans": p.get("idle_scans", 0),
+        "idle_scan_exact": share((p.get("idle_scan_error") or {}).get("exact", 0),
+                                 p.get("idle_scans", 0)),
+        "idle_cores": (p.get("idle_cores") or {}).get("reads", 0),
+        "idle_cores_right": share((p.get("idle_cores") or {}).get("state_agrees", 0),
+                                  (p.get("idle_cores") or {}).get("reads", 0)),
     }
 
 
@@ -360,16 +366,20 @@ def main(argv):
         print("\n--probes traces: the model with the probes as inputs, and without them\n"
               "(--probes-measure-only), where its guesses are scored against what they read:\n"
               "WF_SYNC, the wakee's se.avg.load_avg and cpu_load() within 5 % (and off by\n"
-              "50 % or more), wakee_flips exact and inside the bounds the trace allows:")
+              "50 % or more), wakee_flips exact and inside the bounds the trace allows,\n"
+              "SIS_UTIL's budget exact and has_idle_cores right (reads of each):")
         print(f"  {'trace':44} {'model':>6} {'blind':>6} {'sync':>6} {'wakee':>6} {'loads':>6} "
-              f"{'cpu<5':>6} {'cpu>50':>6} {'flips':>6} {'exact':>6} {'bounds':>6}")
+              f"{'cpu<5':>6} {'cpu>50':>6} {'flips':>6} {'exact':>6} {'bounds':>6} "
+              f"{'scans':>6} {'exact':>6} {'cores':>6} {'right':>6}")
         for r in probes:
             t = r["probe_truth"]
             print(f"  {r['trace'][-44:]:44} {pct(r['model']['all'])} "
                   f"{pct(t['model_without_probes'])} {pct(t['sync_guess_right'])} "
                   f"{pct(t['wakee_load_within_5pct'])} {t['cpu_loads']:6} "
                   f"{pct(t['cpu_load_within_5pct'])} {pct(t['cpu_load_off_50pct'])} "
-                  f"{t['wakee_flips']:6} {pct(t['flips_exact'])} {pct(t['flips_in_bounds'])}")
+                  f"{t['wakee_flips']:6} {pct(t['flips_exact'])} {pct(t['flips_in_bounds'])} "
+                  f"{t['idle_scans']:6} {pct(t['idle_scan_exact'])} "
+                  f"{t['idle_cores']:6} {pct(t['idle_cores_right'])}")
     summaries(rows)
     if out:
         with open(out, "w") as f:
