@@ -280,26 +280,31 @@ static void test_maybe_delayed(void **state)
 	fx_free(f);
 }
 
-/* An srqf that also read the wakee's CPU's LLC budget (@span: that domain's weight). */
-static void srqf_scan(struct fx *f, uint64_t ts, int cpu, int waker, int pid, int span, int scan)
+/*
+ * An srqf that also read the wakee's CPU's LLC hints (@span: that domain's
+ * weight): its budget @scan and has_idle_cores @cores, -1 for not read.
+ */
+static void srqf_llc(struct fx *f, uint64_t ts, int cpu, int waker, int pid, int span, int scan,
+		     int cores)
 {
 	ev(f, (struct sr_event){ .type = SR_EV_SELECT, .ts = ts, .cpu = cpu, .pid = pid,
 				 .common_pid = waker, .wake_flags = WF_TTWU | WF_SYNC,
 				 .load_avg = UINT64_MAX, .util_avg = UINT64_MAX,
 				 .cpu_load = UINT64_MAX, .cpu_util = UINT64_MAX, .flips = UINT64_MAX,
 				 .flip_ts = UINT64_MAX, .jiffies = UINT64_MAX, .sd_weight = span,
-				 .llc_scan = scan, .llc_idle_cores = -1 });
+				 .llc_scan = scan, .llc_idle_cores = cores });
 }
 
-/* An srqf that read the wakee's CPU's LLC has_idle_cores (@span: that domain's weight). */
-static void srqf_cores(struct fx *f, uint64_t ts, int cpu, int waker, int pid, int span, int set)
+/* setup(), then the wakee's wakeup whose select read those hints: the fixture, not freed. */
+static struct fx *select_read(bool measure_only, int span, int scan, int cores)
 {
-	ev(f, (struct sr_event){ .type = SR_EV_SELECT, .ts = ts, .cpu = cpu, .pid = pid,
-				 .common_pid = waker, .wake_flags = WF_TTWU | WF_SYNC,
-				 .load_avg = UINT64_MAX, .util_avg = UINT64_MAX,
-				 .cpu_load = UINT64_MAX, .cpu_util = UINT64_MAX, .flips = UINT64_MAX,
-				 .flip_ts = UINT64_MAX, .jiffies = UINT64_MAX, .sd_weight = span,
-				 .llc_scan = -1, .llc_idle_cores = set });
+	struct fx *f = fx_probes(measure_only);
+
+	setup(f);
+	waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
+	srqf_llc(f, 500001000, 0, 100, 101, span, scan, cores);
+	srqf_ret(f, 500004000, 0, 100, 0);
+	return f;
 }
 
 /*
@@ -310,13 +315,9 @@ static void srqf_cores(struct fx *f, uint64_t ts, int cpu, int waker, int pid, i
  */
 static void test_llc_scan(void **state)
 {
-	struct fx *f = fx_probes(false);
+	struct fx *f = select_read(false, 4, 1, -1);
 
 	(void)state;
-	setup(f);
-	waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
-	srqf_scan(f, 500001000, 0, 100, 101, 4, 1);
-	srqf_ret(f, 500004000, 0, 100, 0);
 	assert_int_equal(f->nr_placements, 1);
 	assert_int_equal(f->ctx.llc[2].nr_idle_scan, 1);
 	assert_false(f->ctx.llc[2].nr_idle_scan_estimated);
@@ -334,26 +335,16 @@ static void test_llc_scan(void **state)
 	assert_true(f->ctx.llc[2].nr_idle_scan_estimated);
 	fx_free(f);
 
-	f = fx_probes(false);
-	setup(f);
-	waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
-	srqf_scan(f, 500001000, 0, 100, 101, 2, 1);	/* the SMT domain's, not the LLC's */
-	srqf_ret(f, 500004000, 0, 100, 0);
+	f = select_read(false, 2, 1, -1);	/* the SMT domain's, not the LLC's */
 	assert_true(f->ctx.llc[2].nr_idle_scan_estimated);
 	assert_int_equal(f->s.probes.llc_scans, 0);
-	wakeup(f, 500005000, 0, 101, 0);
 	fx_free(f);
 
-	f = fx_probes(true);
-	setup(f);
-	waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
+	f = select_read(true, 4, 3, -1);
 	assert_int_equal(f->nr_placements, 1);
-	srqf_scan(f, 500001000, 0, 100, 101, 4, 3);
-	srqf_ret(f, 500004000, 0, 100, 0);
 	/* the estimate, recomputed a busy CPU's interval after the trace began: 3 */
 	assert_int_equal(f->s.probes.llc_scan_err[0], 1);
 	assert_int_equal(f->s.scan[f->topo.cpu[2].llc_id].read, 0);
-	wakeup(f, 500005000, 0, 101, 0);
 	fx_free(f);
 }
 
@@ -365,43 +356,25 @@ static void test_llc_scan(void **state)
  */
 static void test_llc_idle_cores(void **state)
 {
-	struct fx *f = fx_probes(false);
-	int llc;
+	struct fx *f = select_read(false, 4, -1, 0);
 
 	(void)state;
-	setup(f);
-	llc = f->topo.cpu[2].llc_id;
-	assert_true(f->s.idle_cores[llc]);
-	waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
-	srqf_cores(f, 500001000, 0, 100, 101, 4, 0);
-	srqf_ret(f, 500004000, 0, 100, 0);
 	assert_int_equal(f->nr_placements, 1);
 	assert_false(f->ctx.llc[2].has_idle_cores);
 	assert_false(f->ctx.llc[2].idle_cores_unknown);
 	assert_int_equal(f->s.probes.idle_cores, 1);
 	assert_int_equal(f->s.probes.idle_cores_agree, 0);
 	assert_int_equal(f->s.probes.idle_cores_followed, 1);
-	wakeup(f, 500005000, 0, 101, 0);
 	fx_free(f);
 
-	f = fx_probes(false);
-	setup(f);
-	waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
-	srqf_cores(f, 500001000, 0, 100, 101, 2, 0);	/* the SMT domain's, not the LLC's */
-	srqf_ret(f, 500004000, 0, 100, 0);
+	f = select_read(false, 2, -1, 0);	/* the SMT domain's, not the LLC's */
 	assert_true(f->ctx.llc[2].has_idle_cores);
 	assert_int_equal(f->s.probes.idle_cores, 0);
-	wakeup(f, 500005000, 0, 101, 0);
 	fx_free(f);
 
-	f = fx_probes(true);
-	setup(f);
-	waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
-	srqf_cores(f, 500001000, 0, 100, 101, 4, 0);
-	srqf_ret(f, 500004000, 0, 100, 0);
+	f = select_read(true, 4, -1, 0);
 	assert_int_equal(f->s.probes.idle_cores, 1);
 	assert_true(f->s.idle_cores[f->topo.cpu[2].llc_id]);
-	wakeup(f, 500005000, 0, 101, 0);
 	fx_free(f);
 }
 
