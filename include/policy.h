@@ -138,6 +138,12 @@ struct sr_decision {
 	int waker_recent_cpu;
 	bool waker_recent_maybe;
 	struct sr_sis_fx fx, alt_fx;	/* hints left under cpu's and alt_cpu's sync value */
+	/*
+	 * The inputs deciding an idle_stamp the trace leaves open that could
+	 * turn the slow path's pick (replay/idle_stamp.c); decide() replays
+	 * with that stamp's other values and counts them if the answer moves.
+	 */
+	unsigned int stamp_turns;
 	struct sr_trail trail;
 	/* replay/policy.c: the answers one decide()'s runs share; NULL outside it */
 	struct sr_sis_memo *sis_memo;

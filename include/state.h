@@ -52,11 +52,20 @@ struct sr_rq {
 	/*
 	 * rq->idle_stamp: set when the CPU enters newidle balance on its way to
 	 * idle (not while a wakeup is pending for it), cleared by a wakeup onto
-	 * it (ttwu_do_activate()) or a pull, kept through forks and migrations.
-	 * find_idlest_group_cpu() prefers the latest.  Valid when idle_stamp_known.
+	 * it (ttwu_do_activate()) or a pull, kept through forks and migrations
+	 * (src/state/stamp.c).  find_idlest_group_cpu() prefers the latest.
+	 * Valid when idle_stamp_known.
 	 */
 	uint64_t idle_stamp;
 	bool idle_stamp_known;
+	/*
+	 * 6.12+, where the trace leaves the stamp open: the kernel's is some
+	 * value in [idle_stamp_lo, idle_stamp_hi] (SR_STAMP_OPEN: any later),
+	 * idle_stamp the one models read, idle_stamp_dep the input that decides
+	 * it (SR_DEP_*).  0: idle_stamp is the kernel's (lo and hi unused).
+	 */
+	uint64_t idle_stamp_lo, idle_stamp_hi;
+	unsigned int idle_stamp_dep;
 	uint64_t avg_idle;		/* rq->avg_idle estimate, ns */
 	bool ttwu_pending;		/* a wakeup is in flight to this CPU */
 	/*
@@ -75,6 +84,8 @@ struct sr_rq {
 	bool vcpu_preempted;		/* unknowable from a trace; false */
 	bool uncertain;			/* state not re-established after lost events */
 };
+
+#define SR_STAMP_OPEN	UINT64_MAX	/* idle_stamp_hi: no event bounds it yet */
 
 /* idle_cpu(): the idle task runs, nothing is queued, no wakeup is in flight to it. */
 static inline bool sr_rq_idle(const struct sr_rq *rq)

@@ -88,6 +88,7 @@ struct fic {
 	bool stamp_unknown;		/* ... one of them stamped before the trace */
 	bool close_call;		/* a PELT comparison inside the estimate's error */
 	bool delayed_dep;		/* delayed-dequeue sleepers could change a level's verdict */
+	unsigned int stamp_turns;	/* inputs deciding an open stamp that could turn a pick */
 };
 
 /*
@@ -522,7 +523,7 @@ static int find_idlest_group_cpu(struct fic *f, const struct sr_cpumask *span, i
 	unsigned long min_load = ULONG_MAX;
 	uint64_t latest = 0;
 	int least = this_cpu, shallowest = -1, i, ret = -1, nr_idle = 0;
-	bool unknown = false;
+	bool unknown = false, scanned = false;
 	const char *why = "least loaded";
 	struct sr_step *st;
 
@@ -579,6 +580,7 @@ static int find_idlest_group_cpu(struct fic *f, const struct sr_cpumask *span, i
 	 */
 	f->idle_choice |= nr_idle > 1;
 	f->stamp_unknown |= nr_idle > 1 && unknown;
+	scanned = true;
 	if (shallowest != -1) {
 		ret = shallowest;
 		why = "available_idle_cpu(i) with the latest idle_stamp";
@@ -591,6 +593,8 @@ out:
 	st = sr_trail_add(f->trail, "find_idlest_group_cpu", why, "cpu", ret);
 	sr_step_uval(st, "idle_stamp", latest);
 	sr_step_uval(st, "min_load", min_load);
+	if (scanned && nr_idle)
+		f->stamp_turns |= sr_sis_stamp_turns(&f->pred, f->trail, span, shallowest);
 	return ret;
 }
 
@@ -683,6 +687,7 @@ int sr_find_idlest_cpu(const struct sr_policy *pol, const struct sr_wake_ctx *ct
 		d->depends |= ctx->unknown & SR_DEP_VCPU;
 	if (f.stamp_unknown || (f.idle_choice && f.kver < SR_KV(6, 12)))
 		d->depends |= SR_DEP_IDLE_STAMP;
+	d->stamp_turns |= f.stamp_turns;
 	/* with a cpuidle driver the shallowest idle state wins first: no event shows it */
 	if (f.idle_choice)
 		d->depends |= ctx->unknown & SR_DEP_IDLE_STATE;

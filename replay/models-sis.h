@@ -106,4 +106,14 @@ int sr_select_idle_sibling_49(struct sr_sis *s);
 int sr_select_idle_sibling_512(struct sr_sis *s);
 int sr_select_idle_sibling_60(struct sr_sis *s);
 
+/*
+ * replay/idle_stamp.c: the inputs (SR_DEP_*) that could turn
+ * find_idlest_group_cpu()'s choice of @winner (-1: none) among the
+ * available idle CPUs of @span by their idle_stamp, where the trace leaves
+ * some stamp open (sr_rq.idle_stamp_dep); 0 when none could.  A step on
+ * @trail (may be NULL) names the first such CPU.
+ */
+unsigned int sr_sis_stamp_turns(const struct sr_sis *s, struct sr_trail *trail,
+				const struct sr_cpumask *span, int winner);
+
 #endif /* SR_MODELS_SIS_H */

@@ -64,4 +64,28 @@ int sr_policy_decide_unshared(const struct sr_policy *pol, const struct sr_wake_
 int sr_find_idlest_cpu(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		       int sd_level, int prev, struct sr_decision *d);
 
+/*
+ * replay/idle_stamp.c: the values at which idle stamps the trace leaves open
+ * (sr_rq.idle_stamp_dep) can change a slow-path answer.  Between two
+ * consecutive ones among 0, 1, every idle CPU's known stamp and every open
+ * range's ends, and one past each, no "rq->idle_stamp > latest_idle_timestamp"
+ * of find_idlest_group_cpu() flips (equal stamps go to the CPU scanned
+ * first).  The grid holds each open CPU whose range holds such a bound and
+ * its values; decide() replays every combination on ctx->rq_scratch.
+ */
+#define SR_STAMP_OPEN_MAX	4
+#define SR_STAMP_VALUES		32
+#define SR_STAMP_RUNS		512
+
+struct sr_stamp_grid {
+	int n, cpu[SR_STAMP_OPEN_MAX];
+	int nv[SR_STAMP_OPEN_MAX], at[SR_STAMP_OPEN_MAX];
+	uint64_t v[SR_STAMP_OPEN_MAX][SR_STAMP_VALUES];
+};
+
+/* Fill @g from ctx; false past the limits (the answer must count the stamps). */
+bool sr_stamp_grid_init(struct sr_stamp_grid *g, const struct sr_wake_ctx *ctx);
+/* Put the next combination into ctx->rq_scratch (@first: the first); false after the last. */
+bool sr_stamp_grid_next(struct sr_stamp_grid *g, const struct sr_wake_ctx *ctx, bool first);
+
 #endif /* SR_MODELS_H */

@@ -52,6 +52,7 @@ static void decision_reset(struct sr_decision *d, bool quiet)
 	d->fx = (struct sr_sis_fx){ .target = -1, .recent_used_cpu = -1, .cpu_no_scan = -1,
 				  .cpu_full_scan = -1, .h_load_cpu = { -1, -1 } };
 	d->alt_fx = d->fx;
+	d->stamp_turns = 0;
 	d->trail.n = 0;
 	d->trail.truncated = false;
 	d->trail.off = quiet;
@@ -122,7 +123,7 @@ static int wide_alt(const struct sr_policy *pol, const struct sr_wake_ctx *c,
 
 	if (ret)
 		return ret;
-	d->depends |= alt.depends;
+	d->depends |= alt.depends | alt.stamp_turns;
 	if (alt.cpu != d->cpu) {
 		d->depends |= dep;
 		/* the evidence weigh_wide() learns from: the flips alone */
@@ -180,6 +181,45 @@ static int flight_what_if(const struct sr_policy *pol, const struct sr_wake_ctx 
 	return ret;
 }
 
+/*
+ * An idle CPU's stamp the trace leaves open (src/state/stamp.c) could turn
+ * the slow path's pick (d->stamp_turns): replay with the open stamps at
+ * each value where a comparison can flip (replay/idle_stamp.c), and count
+ * the inputs deciding them if the answer moves.  Past the grid's limits
+ * they count.
+ */
+static int stamp_what_if(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			 struct sr_decision *d)
+{
+	struct sr_wake_ctx c = *ctx;
+	struct sr_stamp_grid g;
+	struct sr_decision alt;
+	enum sr_tristate sync;
+	int ret;
+
+	if (!d->stamp_turns)
+		return 0;
+	if (!ctx->rq_scratch || !sr_stamp_grid_init(&g, ctx)) {
+		d->depends |= d->stamp_turns;
+		return 0;
+	}
+	if (!g.n)
+		return 0;	/* no open stamp orders otherwise: as read */
+	c.rq = ctx->rq_scratch;
+	sync = ctx->sync != SR_UNKNOWN ? ctx->sync : d->sync_assumed ? SR_YES : SR_NO;
+	for (bool first = true; sr_stamp_grid_next(&g, ctx, first); first = false) {
+		/* no memo: its answers are keyed by the scratch runqueues, changed here */
+		ret = decide_once(pol, &c, sync, &alt, true, NULL);
+		if (ret)
+			return ret;
+		if (alt.cpu != d->cpu) {
+			d->depends |= d->stamp_turns;
+			break;
+		}
+	}
+	return 0;
+}
+
 static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		  struct sr_decision *d, bool quiet, bool share)
 {
@@ -218,13 +258,15 @@ static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		d->alt_fx = alt.fx;
 		if (alt.cpu != d->cpu)
 			d->depends |= SR_DEP_SYNC;
-		d->depends |= alt.depends;
+		d->depends |= alt.depends | alt.stamp_turns;
 	}
 out:
 	if (!ret)
 		ret = wide_what_if(pol, ctx, d);
 	if (!ret)
 		ret = flight_what_if(pol, ctx, d);
+	if (!ret)
+		ret = stamp_what_if(pol, ctx, d);
 	d->depends |= ctx->unknown & SR_DEP_ANY_ANSWER;
 	d->determined = d->depends == 0;
 	d->sis_memo = NULL;

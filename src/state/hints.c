@@ -8,8 +8,7 @@
  *  - sd_llc_shared->has_idle_cores: set by __update_idle_core() when a CPU
  *    enters idle with every sibling idle, cleared only after a failed core
  *    scan in select_idle_cpu() (kernel/sched/fair.c, 5.12 - 6.18);
- *  - rq->idle_stamp: set in newidle balance on the way to idle unless a
- *    wakeup is pending, cleared by ttwu_do_activate(), kept through forks;
+ *  - rq->idle_stamp: in src/state/stamp.c;
  *  - p->recent_used_cpu, and which WF_SYNC value a waker's wakeups carry,
  *    learnt from the answer of the recorded kernel's own model (the
  *    reference) that matched the kernel's choice.
@@ -339,19 +338,6 @@ void sr_st_fill_llc_hints(struct sr_state *s, int a, int b, uint64_t since)
 	fill_llc(s, t->cpu[a].llc_id, since);
 	if (t->cpu[b].llc_id != t->cpu[a].llc_id)
 		fill_llc(s, t->cpu[b].llc_id, since);
-}
-
-/* ------------------------------------------------------------ idle_stamp */
-
-void sr_st_idle_stamp(struct sr_state *s, int cpu, bool set, uint64_t ts)
-{
-	struct sr_rq *rq = &s->rq[cpu];
-
-	/* 5.13+ (9c9f520a1467): newidle balance returns before stamping */
-	if (set && rq->ttwu_pending && !s->cfg.newidle_stamps_pending)
-		return;
-	rq->idle_stamp = set ? ts : 0;
-	rq->idle_stamp_known = true;
 }
 
 /* ------------------------------------------------------------ WF_SYNC evidence */

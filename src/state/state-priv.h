@@ -218,7 +218,7 @@ void sr_st_fill_llc_hints(struct sr_state *s, int a, int b, uint64_t since);
 /* hints.c: a probe read @cpu's LLC budget @scan from a domain of @span CPUs. */
 void sr_st_llc_scan_seen(struct sr_state *s, int cpu, int span, int scan);
 void sr_st_llc_idle_cores_seen(struct sr_state *s, int cpu, int span, int set);
-/* rq->idle_stamp of @cpu: stamped at @ts on the way to idle, or cleared. */
+/* stamp.c: rq->idle_stamp of @cpu stamped at @ts on the way to idle, or cleared. */
 void sr_st_idle_stamp(struct sr_state *s, int cpu, bool set, uint64_t ts);
 enum sr_tristate sr_st_sync_guess(struct sr_state *s, const struct sr_task *waker,
 				  const struct sr_task *p, const struct sr_event *ev,

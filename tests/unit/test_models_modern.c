@@ -1331,6 +1331,54 @@ static void test_flow_fork_idle_stamps(void **state)
 	}
 }
 
+/* @cpu's stamp open in [@lo, @hi] (src/state/stamp.c), read as @hi. */
+static void set_open(struct fx *f, int cpu, uint64_t lo, uint64_t hi, unsigned int dep)
+{
+	set_idle(f, cpu);
+	f->rq[cpu].idle_stamp = hi;
+	f->rq[cpu].idle_stamp_lo = lo;
+	f->rq[cpu].idle_stamp_hi = hi;
+	f->rq[cpu].idle_stamp_dep = dep;
+}
+
+/*
+ * 6.12: a stamp the trace leaves open (a stopper's switch to idle next to
+ * a maybe-delayed sleeper: 0 or that switch's time) counts when some value
+ * of it moves the answer.  Node 1 is cores {4,5} and {6,7}, CPU 7 busy.
+ * CPU 6 open in [0, 9 ms]: at the NUMA level it wins over 4 (5 ms) or
+ * loses; either way the MC level takes core {4,5} (two idle CPUs against
+ * one) and its latest, CPU 4: no input.  With CPU 5 busy too, staying on
+ * CPU 6's core or not is the stamp's to say.
+ */
+static void test_flow_fork_open_stamp(void **state)
+{
+	struct sr_rq scratch[NR_MAX];
+
+	for (int busy5 = 0; busy5 <= 1; busy5++) {
+		struct fx *f = fx_new("sockets=2,cores-per-llc=2,threads=2", SR_ERA_511, 0, 0);
+
+		f->ctx.kind = SR_WAKE_FORK;
+		f->ctx.rq_scratch = scratch;
+		set_pol(f, SR_KV(6, 12), WA_ALL);
+		set_idle(f, 4);
+		f->rq[4].idle_stamp = 5000000;
+		if (!busy5) {
+			set_idle(f, 5);
+			f->rq[5].idle_stamp = 4000000;
+		}
+		set_open(f, 6, 0, 9000000, SR_DEP_DELAYED_DEQUEUE);
+		assert_int_equal(flow(f), 0);
+		assert_int_equal(f->d.cpu, busy5 ? 6 : 4);
+		assert_int_equal(!!(f->d.depends & SR_DEP_DELAYED_DEQUEUE), busy5);
+		assert_non_null(find_step(f, "find_idlest_group_cpu", "the pick could lose"));
+		/* no range: as before */
+		f->rq[6].idle_stamp_dep = 0;
+		assert_int_equal(flow(f), 0);
+		assert_false(f->d.depends & SR_DEP_DELAYED_DEQUEUE);
+		fx_free(f);
+	}
+}
+
 /* A cpuidle driver (an unknown the state passes): the idle CPUs' states decide first. */
 static void test_flow_fork_idle_states(void **state)
 {
@@ -1508,6 +1556,7 @@ int main(void)
 		cmocka_unit_test(test_flow_load_balance_flag),
 		cmocka_unit_test(test_flow_fork),
 		cmocka_unit_test(test_flow_fork_idle_stamps),
+		cmocka_unit_test(test_flow_fork_open_stamp),
 		cmocka_unit_test(test_flow_exec_delayed),
 		cmocka_unit_test(test_dep_names),
 		cmocka_unit_test(test_flow_fork_idle_states),
