@@ -220,6 +220,8 @@ void sr_st_llc_scan_seen(struct sr_state *s, int cpu, int span, int scan);
 void sr_st_llc_idle_cores_seen(struct sr_state *s, int cpu, int span, int set);
 /* stamp.c: rq->idle_stamp of @cpu stamped at @ts on the way to idle, or cleared. */
 void sr_st_idle_stamp(struct sr_state *s, int cpu, bool set, uint64_t ts);
+/* stamp.c: ... at @ev, a switch to idle (6.12+: from a stop/DL/RT task, maybe not). */
+void sr_st_idle_stamp_switch(struct sr_state *s, const struct sr_event *ev);
 enum sr_tristate sr_st_sync_guess(struct sr_state *s, const struct sr_task *waker,
 				  const struct sr_task *p, const struct sr_event *ev,
 				  enum sr_sync_source *src);

@@ -125,7 +125,7 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 	if (ev->next_pid == 0) {
 		if (rq->curr_pid || !c->curr_known) {
 			rq->idle_since = ev->ts;
-			sr_st_idle_stamp(s, ev->cpu, true, ev->ts);
+			sr_st_idle_stamp_switch(s, ev);
 		}
 		resync_idle(s, ev->cpu);
 		/* picking idle dequeued every delayed entity */
