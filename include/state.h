@@ -222,7 +222,8 @@ enum sr_dep {
 	SR_DEP_AFFINITY		= 1 << 9,	/* cpus_allowed unknown */
 	SR_DEP_RECENT_CPU	= 1 << 10,	/* p->recent_used_cpu unknown */
 	SR_DEP_IDLE_STAMP	= 1 << 11,	/* rq->idle_stamp from before the trace, or
-						 * renewed by an idle re-entry (< 6.12) */
+						 * renewed by an idle re-entry (< 6.12) or
+						 * after a delayed sleeper's move (6.12+) */
 	SR_DEP_LOAD_ESTIMATE	= 1 << 12,	/* a load comparison inside the PELT estimate's error */
 	SR_DEP_WAKEE_FLIPS	= 1 << 13,	/* wakee_flips inherited from before the trace, or
 						 * a decay at the jiffy the trace cannot place */

@@ -8,7 +8,9 @@
  * where the kernel stamped (kernel/sched/{core,fair}.c, 6.12 - 6.18):
  *
  *  - a switch to idle from a stop/DL/RT task leaves the stamp as it was while
- *    sleepers are still queued for DELAY_DEQUEUE (sr_st_idle_stamp_switch()).
+ *    sleepers are still queued for DELAY_DEQUEUE (sr_st_idle_stamp_switch());
+ *  - a sleeper still queued moved onto an idle CPU makes it pick again, which
+ *    stamps it with no sched_switch (sr_st_idle_stamp_pulled()).
  *
  * Where the trace leaves the stamp open the state keeps the range it lies in
  * and the input that decides it; the slow path's model says when the range
@@ -77,4 +79,44 @@ void sr_st_idle_stamp_switch(struct sr_state *s, const struct sr_event *ev)
 		old = rq->idle_stamp_lo;
 	stamp_open(rq, ev->ts, old, ev->ts,
 		   rq->idle_stamp_dep | SR_DEP_DELAYED_DEQUEUE);
+}
+
+/*
+ * @p, asleep and not being woken, moved onto idle @cpu at @ts by a balancer:
+ * it was still queued for DELAY_DEQUEUE (6.12+; a balancer moves only
+ * queued tasks), and stays delayed there (dequeue_entity() without
+ * DEQUEUE_SLEEP keeps se->sched_delayed).  attach_task()'s wakeup_preempt()
+ * reschedules the idle CPU; __schedule(SM_IDLE) returns early only when
+ * "!rq->nr_running" (3dcac251b066), which counts it, so the fair fast path's
+ * pick_next_task_fair(rq, prev, rf)
+ * dequeues it and, with nothing left, sched_balance_newidle() stamps the
+ * CPU at rq_clock() of that __schedule(): after @ts, by as long as the
+ * balance and the way back to the idle loop took, and with prev == next no
+ * sched_switch shows it.  The stamp is @ts or later, up to the CPU's next
+ * record (sr_st_idle_stamp_bound()); not cleared, as a pull of a runnable
+ * task leaves it.
+ */
+bool sr_st_idle_stamp_pulled(struct sr_state *s, const struct sr_task *p, int cpu, uint64_t ts)
+{
+	struct sr_rq *rq = &s->rq[cpu];
+
+	if (!s->cfg.delayed_dequeue || p->state != SR_T_SLEEPING || p->pending ||
+	    !s->cpu[cpu].curr_known || rq->curr_pid || rq->nr_running)
+		return false;
+	if (rq->ttwu_pending && !s->cfg.newidle_stamps_pending)
+		return true;	/* newidle returns before stamping: as it was */
+	stamp_open(rq, ts, ts, SR_STAMP_OPEN, SR_DEP_IDLE_STAMP);
+	return true;
+}
+
+/*
+ * An event on @ev->cpu other than a balancer's move (the softirq's next
+ * one): the CPU is back from the balance, a stamp it left open is bounded.
+ */
+void sr_st_idle_stamp_bound(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_rq *rq = &s->rq[ev->cpu];
+
+	if (rq->idle_stamp_dep && rq->idle_stamp_hi == SR_STAMP_OPEN && ev->type != SR_EV_MIGRATE)
+		rq->idle_stamp_hi = ev->ts;
 }

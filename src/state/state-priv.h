@@ -222,6 +222,10 @@ void sr_st_llc_idle_cores_seen(struct sr_state *s, int cpu, int span, int set);
 void sr_st_idle_stamp(struct sr_state *s, int cpu, bool set, uint64_t ts);
 /* stamp.c: ... at @ev, a switch to idle (6.12+: from a stop/DL/RT task, maybe not). */
 void sr_st_idle_stamp_switch(struct sr_state *s, const struct sr_event *ev);
+/* stamp.c: sleeping @p moved onto idle @cpu: its stamp renewed unseen; true when so. */
+bool sr_st_idle_stamp_pulled(struct sr_state *s, const struct sr_task *p, int cpu, uint64_t ts);
+/* stamp.c: @ev on its CPU bounds a stamp left open there. */
+void sr_st_idle_stamp_bound(struct sr_state *s, const struct sr_event *ev);
 enum sr_tristate sr_st_sync_guess(struct sr_state *s, const struct sr_task *waker,
 				  const struct sr_task *p, const struct sr_event *ev,
 				  enum sr_sync_source *src);

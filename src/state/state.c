@@ -186,6 +186,7 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 	if (!s->first_ts)
 		s->first_ts = s->cfg.start ? s->cfg.start : ev->ts;
 	note_silence(s, ev);
+	sr_st_idle_stamp_bound(s, ev);
 	if (ev->missed_before) {
 		sr_st_cpu_advance(s, ev->cpu, s->now);
 		sr_st_rq_doubt(s, ev->cpu, true, s->rq[ev->cpu].idle_unrecorded);

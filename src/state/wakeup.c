@@ -625,8 +625,12 @@ int sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev)
 		return ret;
 	select_gap(s, p, ev);
 	sr_st_task_set_prio(s, p, ev->prio);
-	/* a CPU pulling a task for itself (newidle balance) clears its idle_stamp */
-	if (!p->pending && ev->cpu == ev->dest_cpu)
+	/*
+	 * A CPU pulling a task for itself (newidle balance) clears its
+	 * idle_stamp; a delayed sleeper moved onto an idle CPU renews it.
+	 */
+	if (!sr_st_idle_stamp_pulled(s, p, ev->dest_cpu, ev->ts) && !p->pending &&
+	    ev->cpu == ev->dest_cpu)
 		sr_st_idle_stamp(s, ev->dest_cpu, false, ev->ts);
 	/*
 	 * Emitted on the waker's CPU right after selection: now the target is

@@ -4,7 +4,9 @@
  * a trace would, and what the 6.12 fork slow path makes of it:
  *  - a stopper (migration/N) switching to idle next to a sleeper that may
  *    still be queued (DELAY_DEQUEUE): balance_fair() skips the newidle
- *    balance that stamps, or not.
+ *    balance that stamps, or not;
+ *  - a sleeper still queued that a balancer moves onto an idle CPU: the
+ *    CPU picks again and stamps with no sched_switch.
  * CPUs 0-1 and 2-3 are two cores of one LLC (state-fx.h).
  */
 #include <stdarg.h>
@@ -170,11 +172,39 @@ static void test_stopper_stamps(void **state)
 	fx_free(f);
 }
 
+/*
+ * A sleeper (b, asleep next to c on CPU 2) moved by idle CPU 3's balancer:
+ * CPU 3 picks again, dequeues it, and newidle stamps it after the move,
+ * no switch shown: open from the move to CPU 3's next record.
+ */
+static void test_delayed_pulled(void **state)
+{
+	struct fx *f = fx_stamp(true);
+
+	sw(f, 1000, 2, 0, "", 101, "b");
+	waking(f, 1100, 2, 102, "c", 2, 101, false);
+	wakeup(f, 1110, 2, 102, 2);
+	sw(f, 1500, 2, 101, "b", 102, "c");		/* b asleep next to c */
+	sw(f, 1000, 3, 0, "", 300, "y");
+	sw(f, 2000, 3, 300, "y", 0, "");
+	assert_int_equal(f->s.rq[3].idle_stamp, 2000);
+	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 3000, .cpu = 3, .pid = 101,
+				 .prio = 120, .orig_cpu = 2, .dest_cpu = 3, .common_pid = 0 });
+	assert_int_equal(f->s.rq[3].idle_stamp, 3000);
+	assert_int_equal(f->s.rq[3].idle_stamp_dep, SR_DEP_IDLE_STAMP);
+	assert_int_equal(f->s.rq[3].idle_stamp_lo, 3000);
+	assert_true(f->s.rq[3].idle_stamp_hi == SR_STAMP_OPEN);
+	waking(f, 3400, 3, 102, "c", 2, 0, true);	/* CPU 3 back in its idle loop */
+	assert_int_equal(f->s.rq[3].idle_stamp_hi, 3400);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stopper_next_to_sleeper),
 		cmocka_unit_test(test_stopper_stamps),
+		cmocka_unit_test(test_delayed_pulled),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
