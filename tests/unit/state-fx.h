@@ -102,6 +102,16 @@ static inline void wakeup(struct fx *f, uint64_t ts, int cpu, int pid, int targe
 				 .prio = 120, .target_cpu = target, .common_pid = -1 });
 }
 
+/* @pid, current on @cpu, wakes migration/@cpu (pid 10 + cpu, prio 0): a self-stop. */
+static inline void stopper_waking(struct fx *f, uint64_t ts, int cpu, int pid)
+{
+	struct sr_event e = { .type = SR_EV_WAKING, .ts = ts, .cpu = cpu, .pid = 10 + cpu,
+			      .prio = 0, .target_cpu = cpu, .common_pid = pid };
+
+	snprintf(e.comm, sizeof(e.comm), "migration/%d", cpu);
+	ev(f, e);
+}
+
 static inline struct fx *fx_new(void)
 {
 	return fx_new_cfg(NULL);

@@ -47,16 +47,6 @@ static struct fx *fx_exec(bool probes)
 	return f;
 }
 
-/* @pid, current on @cpu, wakes migration/@cpu (pid 10 + cpu): a self-stop. */
-static void self_stop(struct fx *f, uint64_t ts, int cpu, int pid)
-{
-	struct sr_event e = { .type = SR_EV_WAKING, .ts = ts, .cpu = cpu, .pid = 10 + cpu,
-			      .prio = 0, .target_cpu = cpu, .common_pid = pid };
-
-	snprintf(e.comm, sizeof(e.comm), "migration/%d", cpu);
-	ev(f, e);
-}
-
 static void stopper_moves(struct fx *f, uint64_t ts, int from, int pid, int to)
 {
 	struct sr_event e = { .type = SR_EV_SWITCH, .ts = ts, .cpu = from, .pid = pid, .prio = 120,
@@ -96,7 +86,7 @@ static void test_moved(void **state)
 	struct fx *f = fx_exec(false);
 
 	sw(f, 1000, 0, 0, "swapper", 100, "sh");
-	self_stop(f, 2000, 0, 100);
+	stopper_waking(f, 2000, 0, 100);
 	assert_int_equal(f->nr_placements, 1);
 	assert_int_equal(f->ctx.kind, SR_WAKE_EXEC);
 	assert_int_equal(f->ctx.this_cpu, 0);
@@ -127,7 +117,7 @@ static void test_moved_time_unknown(void **state)
 
 	sw(f, 1000, 0, 0, "swapper", 100, "sh");
 	sw(f, 1500, 3, 0, "swapper", 300, "other");
-	self_stop(f, 2000, 0, 100);
+	stopper_waking(f, 2000, 0, 100);
 	assert_int_not_equal(f->ctx.unknown & SR_DEP_DECISION_TIME, 0);
 	fx_free(f);
 }
@@ -187,7 +177,7 @@ static void test_self_stop_not_exec(void **state)
 	struct fx *f = fx_exec(false);
 
 	sw(f, 1000, 0, 0, "swapper", 100, "taskset");
-	self_stop(f, 2000, 0, 100);
+	stopper_waking(f, 2000, 0, 100);
 	stopper_moves(f, 2100, 0, 100, 2);
 	sleep_out(f, 3000, 2, 100, 1);
 	assert_int_equal(f->s.wc.exec_unresolved, 1);

@@ -48,11 +48,9 @@ static struct fx *fx_stamp(bool delayed_dequeue)
 /* @pid on @cpu wakes @cpu's stopper (pid 10 + cpu, prio 0), which preempts it. */
 static void stopper_in(struct fx *f, uint64_t ts, int cpu, int pid)
 {
-	struct sr_event e = { .type = SR_EV_WAKING, .ts = ts, .cpu = cpu, .pid = 10 + cpu,
-			      .prio = 0, .target_cpu = cpu, .common_pid = pid };
+	struct sr_event e;
 
-	snprintf(e.comm, sizeof(e.comm), "migration/%d", cpu);
-	ev(f, e);
+	stopper_waking(f, ts, cpu, pid);
 	ev(f, (struct sr_event){ .type = SR_EV_WAKEUP, .ts = ts + 10, .cpu = cpu, .pid = 10 + cpu,
 				 .prio = 0, .target_cpu = cpu, .common_pid = pid });
 	e = (struct sr_event){ .type = SR_EV_SWITCH, .ts = ts + 20, .cpu = cpu, .pid = pid,

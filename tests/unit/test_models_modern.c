@@ -1265,12 +1265,22 @@ static void test_flow_load_balance_flag(void **state)
 	fx_free(f);
 }
 
+/* A fork's context on @topo (5.11 era), replayed by @kver's model (0: the fixture's). */
+static struct fx *fork_fx(const char *topo, unsigned int kver)
+{
+	struct fx *f = fx_new(topo, SR_ERA_511, 0, 0);
+
+	f->ctx.kind = SR_WAKE_FORK;
+	if (kver)
+		set_pol(f, kver, WA_ALL);
+	return f;
+}
+
 /* Fork: want_affine stays 0, the highest SD_BALANCE_FORK level goes to find_idlest_cpu(). */
 static void test_flow_fork(void **state)
 {
-	struct fx *f = fx_new("cores-per-llc=4", SR_ERA_511, 0, 0);
+	struct fx *f = fork_fx("cores-per-llc=4", 0);
 
-	f->ctx.kind = SR_WAKE_FORK;
 	set_idle(f, 3);
 	assert_int_equal(flow(f), 0);
 	assert_int_equal(f->d.cpu, 3);
@@ -1280,8 +1290,7 @@ static void test_flow_fork(void **state)
 	fx_free(f);
 
 	/* Far nodes carry no SD_BALANCE_FORK: the search stays in the MC level. */
-	f = fx_new("sockets=2,cores-per-llc=4,numa-distance=40", SR_ERA_511, 0, 0);
-	f->ctx.kind = SR_WAKE_FORK;
+	f = fork_fx("sockets=2,cores-per-llc=4,numa-distance=40", 0);
 	set_idle(f, 2);
 	for (int i = 4; i < 8; i++)
 		set_idle(f, i);
@@ -1291,8 +1300,7 @@ static void test_flow_fork(void **state)
 	fx_free(f);
 
 	/* Near nodes: the NUMA level is the slow path's top; 5.15 leaves a 3/4-busy node. */
-	f = fx_new("sockets=2,cores-per-llc=4", SR_ERA_511, 0, 0);
-	f->ctx.kind = SR_WAKE_FORK;
+	f = fork_fx("sockets=2,cores-per-llc=4", 0);
 	set_idle(f, 2);
 	for (int i = 4; i < 8; i++)
 		set_idle(f, i);
@@ -1315,11 +1323,9 @@ static void test_flow_fork_idle_stamps(void **state)
 	};
 
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		struct fx *f = fx_new("sockets=2,cores-per-llc=4", SR_ERA_511, 0, 0);
-
 		/* node 0 busy: the remote node's idle CPUs are compared */
-		f->ctx.kind = SR_WAKE_FORK;
-		set_pol(f, c[i].kver, WA_ALL);
+		struct fx *f = fork_fx("sockets=2,cores-per-llc=4", c[i].kver);
+
 		set_idle(f, 7);
 		if (c[i].idle == 2)
 			set_idle(f, 6);
@@ -1355,11 +1361,9 @@ static void test_flow_fork_open_stamp(void **state)
 	struct sr_rq scratch[NR_MAX];
 
 	for (int busy5 = 0; busy5 <= 1; busy5++) {
-		struct fx *f = fx_new("sockets=2,cores-per-llc=2,threads=2", SR_ERA_511, 0, 0);
+		struct fx *f = fork_fx("sockets=2,cores-per-llc=2,threads=2", SR_KV(6, 12));
 
-		f->ctx.kind = SR_WAKE_FORK;
 		f->ctx.rq_scratch = scratch;
-		set_pol(f, SR_KV(6, 12), WA_ALL);
 		set_idle(f, 4);
 		f->rq[4].idle_stamp = 5000000;
 		if (!busy5) {
@@ -1383,11 +1387,9 @@ static void test_flow_fork_open_stamp(void **state)
 static void test_flow_fork_idle_states(void **state)
 {
 	for (int idle = 1; idle <= 2; idle++) {
-		struct fx *f = fx_new("sockets=2,cores-per-llc=4", SR_ERA_511, 0, 0);
+		struct fx *f = fork_fx("sockets=2,cores-per-llc=4", SR_KV(6, 12));
 
-		f->ctx.kind = SR_WAKE_FORK;
 		f->ctx.unknown = SR_DEP_IDLE_STATE;
-		set_pol(f, SR_KV(6, 12), WA_ALL);
 		set_idle(f, 7);
 		if (idle == 2)
 			set_idle(f, 6);
