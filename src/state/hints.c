@@ -9,9 +9,9 @@
  *    enters idle with every sibling idle, cleared only after a failed core
  *    scan in select_idle_cpu() (kernel/sched/fair.c, 5.12 - 6.18);
  *  - rq->idle_stamp: in src/state/stamp.c;
- *  - p->recent_used_cpu, and which WF_SYNC value a waker's wakeups carry,
- *    learnt from the answer of the recorded kernel's own model (the
- *    reference) that matched the kernel's choice.
+ *  - which WF_SYNC value a waker's wakeups carry, from the evidence of the
+ *    earlier ones; p->recent_used_cpu and the lessons of the reference's
+ *    answers in src/state/follow.c.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -291,7 +291,7 @@ void sr_st_llc_idle_cores_seen(struct sr_state *s, int cpu, int span, int set)
 }
 
 /* Read inside the placement's own select_task_rq_fair() (at or after @since): a fact. */
-static bool scan_read(const struct sr_state *s, int llc, uint64_t since)
+bool sr_st_scan_read(const struct sr_state *s, int llc, uint64_t since)
 {
 	return s->scan[llc].read && s->scan[llc].read >= since;
 }
@@ -316,7 +316,7 @@ static void fill_llc(struct sr_state *s, int llc, uint64_t since)
 					   s->llc_idle_core[llc];
 		s->llc[c].idle_cores_unknown = !known;
 		s->llc[c].nr_idle_scan = s->scan[llc].value;
-		s->llc[c].nr_idle_scan_estimated = !scan_read(s, llc, since);
+		s->llc[c].nr_idle_scan_estimated = !sr_st_scan_read(s, llc, since);
 	}
 }
 
@@ -374,12 +374,12 @@ static struct sr_comm_sync *comm_entry(struct sr_state *s, const char *comm, con
 }
 
 /* The entry of @comm alone. */
-static struct sr_comm_sync *comm_sync(struct sr_state *s, const char *comm, bool create)
+struct sr_comm_sync *sr_st_comm_sync(struct sr_state *s, const char *comm, bool create)
 {
 	return comm_entry(s, comm, NULL, create);
 }
 
-static void evidence_add(struct sr_sync_evidence *e, int k)
+void sr_st_evidence_add(struct sr_sync_evidence *e, int k)
 {
 	if (++e->wins[k] > SYNC_EVIDENCE_MAX) {
 		e->wins[0] /= 2;
@@ -387,7 +387,7 @@ static void evidence_add(struct sr_sync_evidence *e, int k)
 	}
 }
 
-static int evidence_margin(const struct sr_sync_evidence *e)
+int sr_st_evidence_margin(const struct sr_sync_evidence *e)
 {
 	return e ? (int)e->wins[1] - (int)e->wins[0] : 0;
 }
@@ -421,14 +421,14 @@ enum sr_tristate sr_st_sync_guess(struct sr_state *s, const struct sr_task *wake
 	*src = SR_SYNC_SRC_IRQ;
 	if (ev->irq_context || !waker || waker->v.pid <= 0)
 		return SR_NO;
-	wm = evidence_margin(&waker->sync);
+	wm = sr_st_evidence_margin(&waker->sync);
 	if (wm > -SYNC_WAKER_MARGIN && wm < SYNC_WAKER_MARGIN)
 		wm = 0;
 	c = comm_entry(s, waker->comm, p->comm, false);
-	cm = evidence_margin(c ? &c->ev : NULL);
+	cm = sr_st_evidence_margin(c ? &c->ev : NULL);
 	if (!cm) {
-		c = comm_sync(s, waker->comm, false);
-		cm = evidence_margin(c ? &c->ev : NULL);
+		c = sr_st_comm_sync(s, waker->comm, false);
+		cm = sr_st_evidence_margin(c ? &c->ev : NULL);
 		by = SR_SYNC_SRC_EVIDENCE;
 	}
 	score = wm + cm;
@@ -445,11 +445,11 @@ void sr_st_sync_learn(struct sr_state *s, struct sr_task *waker, const struct sr
 		return;
 	c = comm_entry(s, waker->comm, p->comm, true);
 	if (c)
-		evidence_add(&c->ev, sync);
-	c = comm_sync(s, waker->comm, true);
-	evidence_add(&waker->sync, sync);
+		sr_st_evidence_add(&c->ev, sync);
+	c = sr_st_comm_sync(s, waker->comm, true);
+	sr_st_evidence_add(&waker->sync, sync);
 	if (c)
-		evidence_add(&c->ev, sync);
+		sr_st_evidence_add(&c->ev, sync);
 }
 
 const char *sr_sync_source_name(enum sr_sync_source src)
@@ -458,248 +458,4 @@ const char *sr_sync_source_name(enum sr_sync_source src)
 					 "evidence_pair" };
 
 	return (unsigned int)src < SR_ARRAY_SIZE(n) ? n[src] : "invalid";
-}
-
-/* ------------------------------------------------------------ following the reference */
-
-/*
- * The SIS_UTIL budget, observed: the kernel's choice was the answer a
- * smaller budget gives (it stopped before the idle CPU the estimate found)
- * or a larger one (it scanned further).  The state takes the budget nearest
- * its estimate that gives the kernel's choice (make fidelity: +66 placements
- * on 6.1, +76 on 6.12 over 0 and the whole LLC); it holds until the
- * balancer next recomputes it.
- */
-static void follow_scan(struct sr_state *s, const struct sr_ref *r, int cpu, bool m0, bool m1,
-			uint64_t since)
-{
-	for (int k = 0; k < 2; k++) {
-		int llc = r->scan_llc[k];
-
-		/* a budget a probe read is a fact, not a lesson */
-		if (llc < 0 || (m0 && m1 && k) || scan_read(s, llc, since))
-			continue;
-		if (cpu == r->full_scan_cpu[k] && cpu != r->cpu[k]) {
-			s->scan[llc].value = r->full_scan_budget[k];
-			return;
-		}
-		if (r->no_scan_cpu[k] < 0)
-			continue;
-		if (cpu == r->no_scan_cpu[k] && cpu != r->cpu[k]) {
-			s->scan[llc].value = r->no_scan_budget[k];
-			return;
-		}
-		if (cpu == r->cpu[k] && !s->scan[llc].value) {
-			s->scan[llc].value = sr_llc_size(s->cfg.topo, llc);
-			return;
-		}
-	}
-}
-
-/*
- * The answer had wake_wide() been true was the kernel's: the flips the trace
- * cannot pin (inherited from before it) were high enough that
- * !(slave < factor || master < slave * factor), so both counts were at
- * least the factor.  Raising the estimates the primary answer reads keeps
- * the next decisions of both tasks consistent with it.
- */
-static void learn_wide(struct sr_state *s, struct sr_task *p, struct sr_task *waker, unsigned int factor)
-{
-	/* bounds that exclude it: the miss had another cause */
-	if (p->v.wakee_flips_max < factor || waker->v.wakee_flips_max < factor)
-		return;
-	sr_st_flips_at_least(s, p, factor);
-	sr_st_flips_at_least(s, waker, factor);
-}
-
-/*
- * A wakeup whose flips allowed either wake_wide() answer: count which answer
- * alone was the kernel's, whichever of the two is the primary one (a wide
- * primary answer is what an earlier lesson made: its misses must count
- * against it, or the lesson never fades).  One such wakeup can be explained
- * by another input (a load comparison inside the estimate's error): the
- * estimates move only when the wide answer has just won, and has won twice
- * more than the other for this wakee, or four times more for wakees of its
- * name (siblings forked together inherit the same unknown count:
- * hackbench's receivers).
- */
-#define WIDE_COMM_MARGIN	4
-static void weigh_wide(struct sr_state *s, struct sr_task *p, struct sr_task *waker,
-		       const struct sr_ref *r, int cpu, bool primary_matched)
-{
-	uint16_t *w = p->wide_wins;
-	struct sr_comm_sync *c;
-	int k;
-
-	if (!waker || waker->v.pid <= 0 || primary_matched == (r->wide_alt_cpu == cpu))
-		return;
-	/* 1: the wide answer alone matched; 0: the other one */
-	k = primary_matched == r->primary_wide;
-	/* a family whose lessons agree on its inherited count takes that count */
-	if (sr_st_flips_weigh(s, p, waker, r->wide_factor, k))
-		return;
-	if (++w[k] + w[!k] > 16) {
-		w[0] >>= 1;
-		w[1] >>= 1;
-	}
-	c = comm_sync(s, p->comm, true);
-	if (c)
-		evidence_add(&c->wide, k);
-	if (k && (w[1] >= w[0] + 2 || (c && evidence_margin(&c->wide) >= WIDE_COMM_MARGIN)))
-		learn_wide(s, p, waker, r->wide_factor);
-}
-
-/*
- * The waker runs a task on @cpu, its wakee's prev: select_idle_sibling()'s
- * target is prev and busy, so the kernel got past the target and prev tests
- * to the recent_used_cpu one, which stores prev first (5.15+), unless the
- * per-CPU kthread rule returned before it.  6.18 tbench-loopback.dat
- * #2402 - #2425: five wakeups in a row the state, keeping the earlier value,
- * sent to an idle recent_used_cpu the kernel no longer held.
- */
-static bool busy_waker(const struct sr_state *s, const struct sr_task *waker, int cpu)
-{
-	return waker && waker->v.pid > 0 && waker->bound_cpu < 0 && s->rq[cpu].curr_pid == waker->v.pid;
-}
-
-/*
- * An answer whose core scan of @llc failed, where the kernel's choice
- * @cpu is in @llc too: select_idle_cpu() (5.12 - 6.18) ends a failed core
- * scan with set_idle_cores(target, false), and one that ran with the hint
- * clear leaves it clear, so whichever the kernel ran on these runqueues the
- * hint is clear after it — unless the kernel returned before the scan
- * (target, prev or recent_used_cpu idle to it), which the trace cannot
- * rule out: the cleared hint is the guess, not a fact.
- */
-static bool cores_scanned_out(const struct sr_state *s, const struct sr_ref *r, int k, int cpu)
-{
-	int llc = r->scan_llc[k];
-
-	return llc >= 0 && r->cleared_idle_cores[k] == llc && sr_st_cpu_ok(s, cpu) &&
-	       s->cfg.topo->cpu[cpu].llc_id == llc;
-}
-
-/*
- * The kernel chose @cpu, neither prev, the waker's CPU (its targets) nor
- * p->recent_used_cpu, on an LLC whose has_idle_cores the state holds set:
- * only select_idle_cpu()'s core scan returns such a CPU there, a fully idle
- * core's, or, when no core was idle, the first idle CPU it passed — and
- * then it cleared the hint (set_idle_cores(target, false), 5.12 - 6.18).
- * A sibling of @cpu busy says the second; still a guess (the siblings are
- * read now, not at the scan).  Against the has_idle_cores the probes read
- * on a 64-vCPU 6.12 hackbench (LLCs of 16, 7,814 reads): the state's hint
- * right on 86.5 -> 87.1 %; make fidelity +10
- * placed wakeups on 6.1, +19 on 6.12.
- */
-static bool core_scan_failed(const struct sr_state *s, const struct sr_task *p, int cpu,
-			     int prev, int waker_cpu)
-{
-	const struct sr_topo *t = s->cfg.topo;
-	int llc = t->cpu[cpu].llc_id, o;
-
-	if (cpu == prev || cpu == waker_cpu || cpu == p->v.recent_used_cpu || t->smt_max <= 1 ||
-	    !s->idle_cores[llc] || (!s->idle_cores_known[llc] && !s->idle_cores_held[llc]))
-		return false;
-	sr_for_each_cpu(o, &t->cpu[cpu].smt)
-		if (o != cpu && (s->rq[o].curr_pid || s->rq[o].nr_running || s->rq[o].ttwu_pending))
-			return true;
-	return false;
-}
-
-/*
- * Neither answer was the kernel's, so its select_idle_sibling() took
- * another path: whether a failed core scan there cleared has_idle_cores
- * is unknown for the LLCs the answers targeted.  A set hint stays the
- * guess, no longer a fact (until a CPU going idle sets it again), except
- * where the kernel's choice @cpu says the scan ran out (cores_scanned_out()):
- * there the guess is a clear hint.  make fidelity: 6.12 +46 placed
- * wakeups, 6.1 +37 (64-vCPU 2-node hackbench pipe 89.0 -> 89.5 %).
- */
-static void cores_unknown(struct sr_state *s, const struct sr_ref *r, int cpu)
-{
-	for (int k = 0; k < 2; k++) {
-		int llc = r->scan_llc[k];
-
-		if (cores_scanned_out(s, r, k, cpu)) {
-			s->idle_cores[llc] = false;
-			s->idle_cores_known[llc] = false;
-			s->idle_cores_held[llc] = true;
-			continue;
-		}
-		if (llc < 0 || !s->idle_cores_known[llc] || !s->idle_cores[llc])
-			continue;
-		s->idle_cores_known[llc] = false;
-		s->idle_cores_held[llc] = true;
-	}
-}
-
-/*
- * The waker's own recent_used_cpu, which 4.16 - 5.14 set to its CPU (@cpu)
- * in the fast path under want_affine: as the reference's answer left it,
- * unknown when the other wake_wide() answer would have left it otherwise.
- */
-void sr_st_waker_recent(struct sr_task *waker, const struct sr_ref *r, int cpu)
-{
-	if (!waker || waker->v.pid <= 0 || !r->valid)
-		return;
-	if (r->waker_recent_maybe && waker->v.recent_used_cpu != cpu)
-		waker->v.recent_used_cpu = -1;
-	else if (r->waker_recent_cpu >= 0)
-		waker->v.recent_used_cpu = r->waker_recent_cpu;
-}
-
-/*
- * The kernel chose @cpu for @p's wakeup.  Of the reference's two answers,
- * the one that matched tells which WF_SYNC value the wakeup carried and
- * which hints select_idle_sibling() left.  When neither matched, only what
- * must have happened is kept: a choice other than prev and the waker's CPU
- * got past the target and prev tests, where 5.15+ store prev.
- */
-void sr_st_follow_ref(struct sr_state *s, struct sr_task *p, struct sr_task *waker, int cpu,
-		      int prev, int waker_cpu)
-{
-	const struct sr_ref *r = &p->pend_ref;
-	bool m0, m1;
-	int k;
-
-	if (!r->valid)
-		return;
-	m0 = r->cpu[0] == cpu;
-	m1 = r->cpu[1] == cpu;
-	if (m0 != m1)
-		sr_st_sync_learn(s, waker, p, m1);
-	follow_scan(s, r, cpu, m0, m1, p->probe.valid ? p->probe.ts : UINT64_MAX);
-	if (r->wide_factor && r->wide_alt_cpu >= 0)
-		weigh_wide(s, p, waker, r, cpu, m0 || m1);
-	if (!m0 && !m1) {
-		if (sr_st_cpu_ok(s, cpu) && core_scan_failed(s, p, cpu, prev, waker_cpu)) {
-			int llc = s->cfg.topo->cpu[cpu].llc_id;
-
-			s->idle_cores[llc] = false;
-			s->idle_cores_known[llc] = false;
-			s->idle_cores_held[llc] = true;
-		}
-		cores_unknown(s, r, cpu);
-		if (cpu != prev)
-			p->v.recent_used_cpu = cpu != waker_cpu && r->stores_prev ? prev : -1;
-		else if (prev == waker_cpu && busy_waker(s, waker, prev))
-			p->v.recent_used_cpu = r->stores_prev ? prev : -1;
-		/* else prev: the target or prev test may have returned it, storing nothing */
-		return;
-	}
-	k = m1 && !m0 ? 1 : 0;
-	if (r->recent_used_cpu[k] >= 0)
-		p->v.recent_used_cpu = r->recent_used_cpu[k];
-	if (r->cleared_idle_cores[k] >= 0) {
-		int llc = r->cleared_idle_cores[k];
-
-		/*
-		 * select_idle_cpu() clears the hint after a failed core scan, but
-		 * returns before scanning when SIS_UTIL's budget is 0: if that
-		 * budget gives the same answer, the match does not tell which ran.
-		 */
-		s->idle_cores[llc] = false;
-		s->idle_cores_known[llc] = r->no_scan_cpu[k] >= 0;
-		s->idle_cores_held[llc] = !s->idle_cores_known[llc];
-	}
 }

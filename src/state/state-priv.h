@@ -244,6 +244,11 @@ int sr_st_place_deferred(struct sr_state *s, struct sr_task *p);
 /* hints.c: a wakeup's WF_SYNC value, known for a fact */
 void sr_st_sync_learn(struct sr_state *s, struct sr_task *waker, const struct sr_task *p,
 		       bool sync);
+/* hints.c, for follow.c: the WF_SYNC evidence of a comm, and whether a probe read @llc's budget */
+struct sr_comm_sync *sr_st_comm_sync(struct sr_state *s, const char *comm, bool create);
+void sr_st_evidence_add(struct sr_sync_evidence *e, int k);
+int sr_st_evidence_margin(const struct sr_sync_evidence *e);
+bool sr_st_scan_read(const struct sr_state *s, int llc, uint64_t since);
 
 /* The waker of @ev: the task named by common_pid, or the CPU's idle task. */
 struct sr_task *sr_st_waker(struct sr_state *s, int pid, int cpu);
