@@ -109,6 +109,14 @@ static bool busy_waker(const struct sr_state *s, const struct sr_task *waker, in
 	return waker && waker->v.pid > 0 && waker->bound_cpu < 0 && s->rq[cpu].curr_pid == waker->v.pid;
 }
 
+/* The hint of @llc is now guessed clear (a failed core scan may have run). */
+static void cores_guessed_clear(struct sr_state *s, int llc)
+{
+	s->idle_cores[llc] = false;
+	s->idle_cores_known[llc] = false;
+	s->idle_cores_held[llc] = true;
+}
+
 /*
  * An answer whose core scan of @llc failed, where the kernel's choice
  * @cpu is in @llc too: select_idle_cpu() (5.12 - 6.18) ends a failed core
@@ -135,8 +143,8 @@ static bool cores_scanned_out(const struct sr_state *s, const struct sr_ref *r, 
  * A sibling of @cpu busy says the second; still a guess (the siblings are
  * read now, not at the scan).  Against the has_idle_cores the probes read
  * on a 64-vCPU 6.12 hackbench (LLCs of 16, 7,814 reads): the state's hint
- * right on 86.5 -> 87.1 %; make fidelity +10
- * placed wakeups on 6.1, +19 on 6.12.
+ * right on 86.5 -> 87.1 %; make fidelity +10 placed wakeups on 6.1, +19 on
+ * 6.12.
  */
 static bool core_scan_failed(const struct sr_state *s, const struct sr_task *p, int cpu,
 			     int prev, int waker_cpu)
@@ -158,19 +166,20 @@ static bool core_scan_failed(const struct sr_state *s, const struct sr_task *p, 
  * another path: whether a failed core scan there cleared has_idle_cores
  * is unknown for the LLCs the answers targeted.  A set hint stays the
  * guess, no longer a fact (until a CPU going idle sets it again), except
- * where the kernel's choice @cpu says the scan ran out (cores_scanned_out()):
- * there the guess is a clear hint.  make fidelity: 6.12 +46 placed
+ * where the kernel's choice @cpu says the scan ran out (cores_scanned_out(),
+ * core_scan_failed()): there the guess is a clear hint.  make fidelity: 6.12 +46 placed
  * wakeups, 6.1 +37 (64-vCPU 2-node hackbench pipe 89.0 -> 89.5 %).
  */
-static void cores_unknown(struct sr_state *s, const struct sr_ref *r, int cpu)
+static void cores_unknown(struct sr_state *s, const struct sr_ref *r, const struct sr_task *p,
+			  int cpu, int prev, int waker_cpu)
 {
+	if (sr_st_cpu_ok(s, cpu) && core_scan_failed(s, p, cpu, prev, waker_cpu))
+		cores_guessed_clear(s, s->cfg.topo->cpu[cpu].llc_id);
 	for (int k = 0; k < 2; k++) {
 		int llc = r->scan_llc[k];
 
 		if (cores_scanned_out(s, r, k, cpu)) {
-			s->idle_cores[llc] = false;
-			s->idle_cores_known[llc] = false;
-			s->idle_cores_held[llc] = true;
+			cores_guessed_clear(s, llc);
 			continue;
 		}
 		if (llc < 0 || !s->idle_cores_known[llc] || !s->idle_cores[llc])
@@ -219,14 +228,7 @@ void sr_st_follow_ref(struct sr_state *s, struct sr_task *p, struct sr_task *wak
 	if (r->wide_factor && r->wide_alt_cpu >= 0)
 		weigh_wide(s, p, waker, r, cpu, m0 || m1);
 	if (!m0 && !m1) {
-		if (sr_st_cpu_ok(s, cpu) && core_scan_failed(s, p, cpu, prev, waker_cpu)) {
-			int llc = s->cfg.topo->cpu[cpu].llc_id;
-
-			s->idle_cores[llc] = false;
-			s->idle_cores_known[llc] = false;
-			s->idle_cores_held[llc] = true;
-		}
-		cores_unknown(s, r, cpu);
+		cores_unknown(s, r, p, cpu, prev, waker_cpu);
 		if (cpu != prev)
 			p->v.recent_used_cpu = cpu != waker_cpu && r->stores_prev ? prev : -1;
 		else if (prev == waker_cpu && busy_waker(s, waker, prev))

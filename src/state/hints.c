@@ -111,6 +111,22 @@ static bool idle_core_now(const struct sr_state *s, int llc)
 	return false;
 }
 
+/*
+ * The has_idle_cores the models read for @llc: the hint as followed (set,
+ * cleared, or held as a guess), else whether an idle core exists now —
+ * rescanned only when the LLC's runqueues changed.
+ */
+static bool idle_cores_hint(struct sr_state *s, int llc)
+{
+	if (s->idle_cores_known[llc] || s->idle_cores_held[llc])
+		return s->idle_cores[llc];
+	if (!s->llc_idle_core_valid[llc]) {
+		s->llc_idle_core[llc] = idle_core_now(s, llc);
+		s->llc_idle_core_valid[llc] = true;
+	}
+	return s->llc_idle_core[llc];
+}
+
 /* ------------------------------------------------------------ nr_idle_scan (SIS_UTIL) */
 
 int sr_update_idle_cpu_scan(unsigned long sum_util, int llc_weight, int pct,
@@ -278,7 +294,7 @@ void sr_st_llc_idle_cores_seen(struct sr_state *s, int cpu, int span, int set)
 		return;
 	llc = s->cfg.topo->cpu[cpu].llc_id;
 	followed = s->idle_cores_known[llc] || s->idle_cores_held[llc];
-	est = followed ? s->idle_cores[llc] : idle_core_now(s, llc);
+	est = idle_cores_hint(s, llc);
 	s->probes.idle_cores++;
 	s->probes.idle_cores_agree += est == (set == 1);
 	s->probes.idle_cores_followed += followed;
@@ -303,17 +319,11 @@ bool sr_st_scan_read(const struct sr_state *s, int llc, uint64_t since)
 static void fill_llc(struct sr_state *s, int llc, uint64_t since)
 {
 	const struct sr_topo *t = s->cfg.topo;
-	bool known = s->idle_cores_known[llc];
+	bool known = s->idle_cores_known[llc], hint = idle_cores_hint(s, llc);
 	int c;
 
-	/* only an LLC whose runqueues changed is scanned again */
-	if (!s->llc_idle_core_valid[llc]) {
-		s->llc_idle_core[llc] = idle_core_now(s, llc);
-		s->llc_idle_core_valid[llc] = true;
-	}
 	sr_for_each_cpu(c, &t->cpu[llc].llc) {
-		s->llc[c].has_idle_cores = known || s->idle_cores_held[llc] ? s->idle_cores[llc] :
-					   s->llc_idle_core[llc];
+		s->llc[c].has_idle_cores = hint;
 		s->llc[c].idle_cores_unknown = !known;
 		s->llc[c].nr_idle_scan = s->scan[llc].value;
 		s->llc[c].nr_idle_scan_estimated = !sr_st_scan_read(s, llc, since);

@@ -108,15 +108,3 @@ bool sr_st_idle_stamp_pulled(struct sr_state *s, const struct sr_task *p, int cp
 	stamp_open(rq, ts, ts, SR_STAMP_OPEN, SR_DEP_IDLE_STAMP);
 	return true;
 }
-
-/*
- * An event on @ev->cpu other than a balancer's move (the softirq's next
- * one): the CPU is back from the balance, a stamp it left open is bounded.
- */
-void sr_st_idle_stamp_bound(struct sr_state *s, const struct sr_event *ev)
-{
-	struct sr_rq *rq = &s->rq[ev->cpu];
-
-	if (rq->idle_stamp_dep && rq->idle_stamp_hi == SR_STAMP_OPEN && ev->type != SR_EV_MIGRATE)
-		rq->idle_stamp_hi = ev->ts;
-}

@@ -224,8 +224,19 @@ void sr_st_idle_stamp(struct sr_state *s, int cpu, bool set, uint64_t ts);
 void sr_st_idle_stamp_switch(struct sr_state *s, const struct sr_event *ev);
 /* stamp.c: sleeping @p moved onto idle @cpu: its stamp renewed unseen; true when so. */
 bool sr_st_idle_stamp_pulled(struct sr_state *s, const struct sr_task *p, int cpu, uint64_t ts);
-/* stamp.c: @ev on its CPU bounds a stamp left open there. */
-void sr_st_idle_stamp_bound(struct sr_state *s, const struct sr_event *ev);
+/*
+ * An event on @ev->cpu other than a balancer's move (the softirq's next
+ * one): the CPU is back from the balance, a stamp it left open (stamp.c)
+ * is bounded.  Inline: every event passes here.
+ */
+static inline void sr_st_idle_stamp_bound(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_rq *rq = &s->rq[ev->cpu];
+
+	if (rq->idle_stamp_dep && rq->idle_stamp_hi == SR_STAMP_OPEN && ev->type != SR_EV_MIGRATE)
+		rq->idle_stamp_hi = ev->ts;
+}
+
 enum sr_tristate sr_st_sync_guess(struct sr_state *s, const struct sr_task *waker,
 				  const struct sr_task *p, const struct sr_event *ev,
 				  enum sr_sync_source *src);
