@@ -135,6 +135,7 @@ struct sr_task_view {
 	unsigned long weight;		/* se.load.weight, scaled down (nice 0 = 1024) */
 	unsigned long load_avg;		/* PELT se.avg.load_avg approximation */
 	unsigned long util_avg;
+	unsigned long util_est;		/* _task_util_est() it adds to its CPU while queued, else 0 */
 	bool pelt_warm;			/* observed long enough for PELT to converge */
 	int cpu;			/* task_cpu() */
 	bool on_cpu;			/* currently running */

@@ -154,6 +154,7 @@ static void cpu_stats(const struct fic *f, int i, bool delayed, struct fig_stats
 	const struct sr_rq *rq = &f->ctx->rq[i];
 	const struct sr_task_view *p = f->ctx->p;
 	unsigned long load = rq->load_avg, util = rq->util_avg, run = rq->util_avg;
+	unsigned long est = rq->util_est;
 	unsigned long cap = rq->capacity ? rq->capacity : SR_CAPACITY_SCALE;
 	unsigned int local = 0, nr;
 
@@ -161,8 +162,12 @@ static void cpu_stats(const struct fic *f, int i, bool delayed, struct fig_stats
 		lsub_positive(&load, sr_task_h_load_ctx(f->ctx, p, i));	/* cpu_load_without() */
 		lsub_positive(&util, p->util_avg);
 		lsub_positive(&run, p->util_avg);
+		lsub_positive(&est, p->util_est);	/* non-zero only while it is queued */
 		local = f->ctx->kind == SR_WAKE_EXEC;	/* task_running_on_cpu(): queued */
 	}
+	/* cpu_util_without(): UTIL_EST (4.17+) takes the larger of the two */
+	if (est > util)
+		util = est;
 	g->group_load += load;
 	g->group_util += util < SR_CAPACITY_SCALE ? util : SR_CAPACITY_SCALE;
 	g->group_runnable += run;

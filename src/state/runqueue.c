@@ -117,6 +117,7 @@ static void util_est_account(struct sr_state *s, struct sr_task *t, int cpu, int
 		rq->util_est -= rq->util_est < t->ue_contrib ? rq->util_est : t->ue_contrib;
 		t->ue_contrib = 0;
 	}
+	t->v.util_est = t->ue_contrib;
 }
 
 static void sub_clamped(unsigned long *v, unsigned long d)

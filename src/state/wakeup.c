@@ -569,6 +569,10 @@ static int emit_fork(struct sr_state *s, struct sr_task *p, const struct sr_even
  * post_init_entity_util_avg() (fair.c, the same in 6.1 and 6.12): a new
  * task's util is its share by weight of the chosen CPU's cfs util, capped
  * at half the spare capacity (all of that cap when the CPU's util is 0).
+ * On a CPU busy when the trace began the state's util is still warming up,
+ * but it is the best estimate there is: leaving the child at 0 made its CPU
+ * look the least used to every later fork (make fidelity: forks on 6.1
+ * 87.5 -> 89.2 %, the SMT machine's 35.9 -> 59.9 %; 6.12 +46 forks).
  */
 static void post_init_util(struct sr_state *s, struct sr_task *p, int cpu)
 {
@@ -576,9 +580,6 @@ static void post_init_util(struct sr_state *s, struct sr_task *p, int cpu)
 	double cap, util;
 
 	if (!sr_st_cpu_ok(s, cpu) || p->v.policy == SR_SCHED_RT)
-		return;
-	/* a CPU busy when the trace began: its averages, so the child's, unknown */
-	if (s->now < s->cpu[cpu].pelt_known_ts)
 		return;
 	sr_st_cpu_advance(s, cpu, s->now);
 	rq = &s->rq[cpu];

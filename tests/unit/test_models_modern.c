@@ -1337,6 +1337,32 @@ static void test_flow_fork_idle_stamps(void **state)
 	}
 }
 
+/*
+ * cpu_util_without() (4.17+, UTIL_EST): a CPU's util is the larger of its
+ * util_avg and the util_est of its queued tasks.  Cores {2,3} and {4,5}
+ * each have one idle CPU; CPU 3 runs a task just woken with a large
+ * estimate (util_avg 100, util_est 600), CPU 5 a steady one (300, 300):
+ * the has_spare tie on idle CPUs goes to the lower util, core {4,5}.
+ */
+static void test_flow_fork_util_est(void **state)
+{
+	struct fx *f = fork_fx("cores-per-llc=4,threads=2", SR_KV(6, 1));
+
+	(void)state;
+	set_idle(f, 2);
+	set_idle(f, 4);
+	f->rq[3].util_avg = 100;
+	f->rq[3].util_est = 600;
+	f->rq[5].util_avg = 300;
+	f->rq[5].util_est = 300;
+	for (int i = 0; i < 8; i++)
+		if (i != 3 && i != 5 && f->rq[i].curr_pid)
+			f->rq[i].util_avg = f->rq[i].util_est = 1024;
+	assert_int_equal(flow(f), 0);
+	assert_int_equal(f->d.cpu, 4);
+	fx_free(f);
+}
+
 /* @cpu's stamp open in [@lo, @hi] (src/state/stamp.c), read as @hi. */
 static void set_open(struct fx *f, int cpu, uint64_t lo, uint64_t hi, unsigned int dep)
 {
@@ -1558,6 +1584,7 @@ int main(void)
 		cmocka_unit_test(test_flow_load_balance_flag),
 		cmocka_unit_test(test_flow_fork),
 		cmocka_unit_test(test_flow_fork_idle_stamps),
+		cmocka_unit_test(test_flow_fork_util_est),
 		cmocka_unit_test(test_flow_fork_open_stamp),
 		cmocka_unit_test(test_flow_exec_delayed),
 		cmocka_unit_test(test_dep_names),
