@@ -613,6 +613,7 @@ struct sr_cpu_state {
 	/* dead tasks' averages left for the next update (cfs_rq->removed) */
 	double removed_load, removed_util;
 	uint64_t removed_ts;
+	uint64_t rcu_tick;		/* the tick that applies them on an idle CPU (0: none) */
 	/*
 	 * Sleepers a wakeup moved here, in the sums since their placement but
 	 * not in the kernel's cfs_rq until their enqueue (a wakelist delays it

@@ -237,6 +237,27 @@ static void test_dead_task_leaves_at_next_update(void **state)
 }
 
 /*
+ * The dead task's RCU callback keeps idle CPU 0's tick running: the tick a
+ * jiffy on (HZ=250: 4 ms) updates its blocked averages and applies the
+ * removal, an update the kernel may not have made (the tick's rebalance
+ * may not be due), so the last seen load is kept beside it.
+ */
+static void test_dead_task_leaves_at_idle_tick(void **state)
+{
+	struct fx *f = fx_new();
+
+	(void)state;
+	run_then_die(f);
+	tick_elsewhere(f, 404 * MS);
+	assert_true(load_read(f, 0) > 1000);
+	tick_elsewhere(f, 406 * MS);
+	assert_true(load_read(f, 0) < 50);
+	assert_true(f->s.rq[0].load_refreshed);
+	assert_true(f->s.rq[0].load_avg_unrefreshed > 1000);
+	fx_free(f);
+}
+
+/*
  * A sleeper moved onto an idle CPU by its wakeup is attached there at its
  * sched_migrate_task, but the kernel enqueues it — the update that applies
  * a dead task's queued removal — only at its sched_wakeup: until then the
@@ -456,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_busy_cpu_left_within_tick),
 		cmocka_unit_test(test_late_ipis_late_ticks),
 		cmocka_unit_test(test_dead_task_leaves_at_next_update),
+		cmocka_unit_test(test_dead_task_leaves_at_idle_tick),
 		cmocka_unit_test(test_wakeup_move_updates_early),
 		cmocka_unit_test(test_moved_sleeper_attached_at_enqueue),
 		cmocka_unit_test(test_h_load_cached_per_jiffy),
