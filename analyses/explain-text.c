@@ -13,7 +13,7 @@ static void print_ns(FILE *f, int64_t ns)
 static void print_value(FILE *f, const struct sr_val *v)
 {
 	if (v->is_unsigned && v->v < 0)
-		fprintf(f, "%.0f", (double)(uint64_t)v->v);	/* 2.6.37's u64 wraps */
+		fprintf(f, "%" PRIu64, (uint64_t)v->v);	/* 2.6.37's u64 wraps */
 	else
 		fprintf(f, "%" PRId64, v->v);
 }

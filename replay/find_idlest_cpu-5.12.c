@@ -400,9 +400,23 @@ static bool push_to_idlest(struct fic *f, const struct sr_domain *sd, int cpu, i
 enum fig_world { FIG_SEEN, FIG_LOCAL_DELAYED, FIG_OTHERS_DELAYED };
 
 struct fig_walk {
-	struct fig_stats local, idlest;
-	bool have_local, have_idlest;
+	struct fig_stats local, idlest, runner;	/* runner: the best the idlest beat */
+	bool have_local, have_idlest, have_runner;
 };
+
+/* Keep the runner-up for the trail only: compared without marking PELT inputs. */
+static void note_runner(const struct fic *f, struct fig_walk *w, const struct fig_stats *g)
+{
+	struct fic quiet = *f;
+
+	if (!f->trail)
+		return;
+	quiet.trail = NULL;
+	if (!w->have_runner || update_pick_idlest(&quiet, &w->runner, g)) {
+		w->runner = *g;
+		w->have_runner = true;
+	}
+}
 
 /* The groups of @cpu's domain @level: local and the idlest of the others. */
 static void walk_groups(struct fic *f, int cpu, int level, enum fig_world world,
@@ -433,8 +447,12 @@ static void walk_groups(struct fic *f, int cpu, int level, enum fig_world world,
 			w->local = g;
 			w->have_local = true;
 		} else if (update_pick_idlest(f, &w->idlest, &g)) {
+			if (w->have_idlest)
+				note_runner(f, w, &w->idlest);
 			w->idlest = g;
 			w->have_idlest = true;
+		} else {
+			note_runner(f, w, &g);
 		}
 	}
 }
@@ -490,6 +508,45 @@ static bool delayed_changes(struct fic *f, int cpu, int level, bool push,
 	return false;
 }
 
+/*
+ * Why the idlest group beat the best of the others (update_pick_idlest()):
+ * the values it compared, for explain; on a tie of has_spare groups' idle
+ * CPUs the lower group_util, which no other step shows.
+ */
+static void runner_step(struct fic *f, int level, const struct fig_walk *w)
+{
+	const struct fig_stats *a = &w->idlest, *b = &w->runner;
+	const char *check, *name, *rname;
+	uint64_t va, vb;
+	struct sr_step *st;
+
+	if (!f->trail || !w->have_idlest || !w->have_runner)
+		return;
+	if (a->type != b->type) {
+		check = "lower group_type", name = "group_type", rname = "runner_up_group_type";
+		va = a->type, vb = b->type;
+	} else if (a->type == SR_GROUP_HAS_SPARE && a->idle_cpus != b->idle_cpus) {
+		check = "more idle_cpus", name = "idle_cpus", rname = "runner_up_idle_cpus";
+		va = a->idle_cpus, vb = b->idle_cpus;
+	} else if (a->type == SR_GROUP_HAS_SPARE) {
+		check = a->group_util < b->group_util ? "same idle_cpus: lower group_util" :
+			"same idle_cpus and group_util: the first in the walk";
+		name = "group_util";
+		rname = "runner_up_group_util";
+		va = a->group_util, vb = b->group_util;
+	} else if (a->type == SR_GROUP_OVERLOADED || a->type == SR_GROUP_FULLY_BUSY) {
+		check = "lower avg_load", name = "avg_load", rname = "runner_up_avg_load";
+		va = a->avg_load, vb = b->avg_load;
+	} else {
+		return;
+	}
+	st = sr_trail_add(f->trail, "update_pick_idlest", check, "idlest group", a->first);
+	sr_step_val(st, "level", level);
+	sr_step_uval(st, name, va);
+	sr_step_val(st, "runner_up", b->first);
+	sr_step_uval(st, rname, vb);
+}
+
 /* find_idlest_group() at @cpu's domain @level; *out gets the idlest span when one wins. */
 static bool find_idlest_group(struct fic *f, int cpu, int level, struct sr_cpumask *out)
 {
@@ -499,6 +556,7 @@ static bool find_idlest_group(struct fic *f, int cpu, int level, struct sr_cpuma
 	bool push;
 
 	walk_groups(f, cpu, level, FIG_SEEN, &w);
+	runner_step(f, level, &w);
 	push = walk_verdict(f, cpu, level, &w, &why);
 	st = sr_trail_add(f->trail, "find_idlest_group", why,
 			  push ? "idlest group" : "stay (NULL)", push ? w.idlest.first : -1);
@@ -597,7 +655,8 @@ static int find_idlest_group_cpu(struct fic *f, const struct sr_cpumask *span, i
 out:
 	st = sr_trail_add(f->trail, "find_idlest_group_cpu", why, "cpu", ret);
 	sr_step_uval(st, "idle_stamp", latest);
-	sr_step_uval(st, "min_load", min_load);
+	if (min_load != ULONG_MAX)	/* else no busy CPU was compared */
+		sr_step_uval(st, "min_load", min_load);
 	if (scanned && nr_idle)
 		f->stamp_turns |= sr_sis_stamp_turns(&f->pred, f->trail, span, shallowest);
 	return ret;

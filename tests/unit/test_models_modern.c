@@ -1347,6 +1347,7 @@ static void test_flow_fork_idle_stamps(void **state)
 static void test_flow_fork_util_est(void **state)
 {
 	struct fx *f = fork_fx("cores-per-llc=4,threads=2", SR_KV(6, 1));
+	const struct sr_step *st;
 
 	(void)state;
 	set_idle(f, 2);
@@ -1360,6 +1361,13 @@ static void test_flow_fork_util_est(void **state)
 			f->rq[i].util_avg = f->rq[i].util_est = 1024;
 	assert_int_equal(flow(f), 0);
 	assert_int_equal(f->d.cpu, 4);
+	/* explain shows the tie-break that no other step carries */
+	st = find_step(f, "update_pick_idlest", "idlest group");
+	assert_non_null(st);
+	assert_string_equal(st->check, "same idle_cpus: lower group_util");
+	assert_int_equal(val(st, "group_util"), 300);
+	assert_int_equal(val(st, "runner_up"), 2);
+	assert_int_equal(val(st, "runner_up_group_util"), 600);
 	fx_free(f);
 }
 
