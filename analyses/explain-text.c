@@ -124,7 +124,9 @@ static void print_cpus(FILE *f, const struct sr_explain_cand *c, const struct sr
 	const char *at = at_kind[c->w.kind];
 
 	if (c->w.kind == SR_WAKE_EXEC && !c->w.at_select && c->w.cpu == c->w.prev_cpu)
-		at = "at the sched_process_exec (sched_exec() ran earlier, unrecorded)";
+		at = c->w.ts < c->w.ts_wakeup ?
+		     "as the forked child first ran (sched_exec() runs as its execve() begins, unrecorded)" :
+		     "at the sched_process_exec (sched_exec() ran earlier, unrecorded)";
 
 	if (c->placed_ts > c->ts)
 		fprintf(f, "\nCPUs that mattered, when %s ran (%.1f us after %s):\n",
@@ -321,6 +323,10 @@ static void print_exec_head(FILE *f, const struct sr_explain *e, const struct sr
 	} else if (c->w.at_select) {
 		fprintf(f, " s: sched_exec() on CPU %d, its select_task_rq_fair() recorded by "
 			"a probe\n", c->w.prev_cpu);
+		fprintf(f, "The kernel kept it on CPU %d; the exec completed at ", c->w.cpu);
+	} else if (c->w.ts < c->w.ts_wakeup) {
+		fprintf(f, " s: sched_exec() on CPU %d, which no event shows: replayed as the "
+			"forked child first ran\n", c->w.prev_cpu);
 		fprintf(f, "The kernel kept it on CPU %d; the exec completed at ", c->w.cpu);
 	} else {
 		fprintf(f, " s: sched_exec() on CPU %d, which no event shows: replayed at the "

@@ -474,6 +474,14 @@ struct sr_exec_cand {
 	int stopper;			/* pid of migration/from */
 	/* kept across execs */
 	struct sr_brief *dec;		/* the policies' answers then (nr_policies) */
+	/*
+	 * A child's exec usually begins as soon as it first runs: the answers
+	 * replayed at that switch-in (spec, nr_policies), for a stay.
+	 */
+	struct sr_brief *spec;
+	uint64_t spec_ts;		/* that switch-in */
+	bool spec_valid;
+	bool window_fork;		/* the window opened at its fork */
 	/* when no stop is seen: since when sched_exec() may have run, and slices since */
 	uint64_t window;
 	unsigned int slices;

@@ -22,10 +22,13 @@
  * its exec could begin (its fork, previous exec or last interruptible
  * sleep), else its CPU at sched_exec() is unknown and nothing is reported;
  * it depends on SR_DEP_DECISION_TIME unless it ran in one slice and no
- * runqueue changed since the slice began.  A `record --probes` trace shows
+ * runqueue changed since the slice began.  A forked child's stay in its
+ * first slice takes the answers replayed as that slice began, nearer its
+ * sched_exec() than its sched_process_exec.  A `record --probes` trace shows
  * sched_exec()'s own srqf (WF_EXEC): the exec is replayed there, at its
  * first find_idlest_group(), and nothing is inferred.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "state-priv.h"
@@ -44,6 +47,8 @@ const char *sr_wake_kind_name(enum sr_wake_kind kind)
 void sr_st_exec_window(struct sr_task *p, uint64_t ts)
 {
 	p->exec.window = ts;
+	p->exec.window_fork = false;
+	p->exec.spec_valid = false;
 	p->exec.slices = p->state == SR_T_RUNNING;
 	p->exec.window_cpu = p->state == SR_T_RUNNING ? p->v.cpu : -1;
 }
@@ -181,11 +186,12 @@ void sr_st_exec_migrated(struct sr_state *s, struct sr_task *p, const struct sr_
 		drop_candidate(s, p);	/* the stopper moved it again: not ours */
 }
 
+/* The exec, placed at @at (0: its self-stop or srqf, else its completion), completed now. */
 static int emit_exec(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
-		     int from, int to, const struct sr_brief *dec)
+		     int from, int to, const struct sr_brief *dec, uint64_t at)
 {
 	struct sr_wakeup w = {
-		.ts = p->exec.valid ? p->exec.ts : ev->ts, .ts_wakeup = ev->ts, .task = p,
+		.ts = at ? at : p->exec.valid ? p->exec.ts : ev->ts, .ts_wakeup = ev->ts, .task = p,
 		.kind = SR_WAKE_EXEC, .waker_cpu = from, .waker_pid = p->v.pid, .prev_cpu = from,
 		.cpu = to, .cls = SR_W_NR, .since_out = -1,
 		.at_select = p->exec.valid && p->exec.probed,
@@ -214,6 +220,51 @@ static int emit_exec(struct sr_state *s, struct sr_task *p, const struct sr_even
 }
 
 /*
+ * A forked child's first switch-in: sched_exec() runs early in execve()
+ * (bprm_execve(), before the binary is read), which a fork-and-exec child
+ * calls at once, while its sched_process_exec comes only once the new
+ * program is loaded, milliseconds later on a slow guest.  Replay it here;
+ * a stay in this one slice takes these answers (still depending on
+ * SR_DEP_DECISION_TIME when a runqueue changed in the slice).  make
+ * fidelity: execs 92.3 -> 94.6 % on 6.1, 90.6 -> 94.6 % on 6.12.
+ */
+int sr_st_exec_first_run(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_task *p = ev->next_pid > 0 ? sr_state_task(s, ev->next_pid) : NULL;
+	struct sr_event xev;
+	int ret;
+
+	if (!p || !p->exec.window_fork || p->exec.slices != 1 || p->exec.spec_valid ||
+	    p->v.policy == SR_SCHED_RT || p->state != SR_T_RUNNING || p->v.cpu != ev->cpu)
+		return 0;
+	xev = *ev;
+	xev.pid = xev.common_pid = p->v.pid;
+	xev.irq_context = false;
+	ret = sr_st_run_placement(s, p, &xev, SR_WAKE_EXEC, ev->cpu, &p->exec.spec, 0);
+	p->exec.spec_valid = !ret && p->exec.spec;
+	p->exec.spec_ts = ev->ts;
+	return ret;
+}
+
+/*
+ * A child's stay in its first slice: the answers replayed as the slice
+ * began (sr_st_exec_first_run()), uncertain when a runqueue changed since.
+ */
+static int stay_as_begun(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
+			 bool known)
+{
+	if (!p->exec.dec) {
+		p->exec.dec = calloc(s->cfg.nr_policies, sizeof(*p->exec.dec));
+		if (!p->exec.dec)
+			return -ENOMEM;
+	}
+	memcpy(p->exec.dec, p->exec.spec, s->cfg.nr_policies * sizeof(*p->exec.dec));
+	if (!known)
+		sr_st_dec_depends(s, p->exec.dec, SR_DEP_DECISION_TIME);
+	return emit_exec(s, p, ev, ev->cpu, ev->cpu, p->exec.dec, p->exec.spec_ts);
+}
+
+/*
  * A stay, replayed now: its runqueues are sched_exec()'s when the task has
  * run in this one slice since its exec could begin and nothing changed
  * since the slice began.
@@ -227,10 +278,12 @@ static int replay_stay(struct sr_state *s, struct sr_task *p, const struct sr_ev
 
 	if (!known)
 		s->wc.exec_time_unknown++;
+	if (p->exec.spec_valid && p->exec.slices == 1)
+		return stay_as_begun(s, p, ev, known);
 	xev.common_pid = p->v.pid;
 	ret = sr_st_run_placement(s, p, &xev, SR_WAKE_EXEC, ev->cpu, &p->exec.dec,
 				  known ? 0 : SR_DEP_DECISION_TIME);
-	return ret ? ret : emit_exec(s, p, ev, ev->cpu, ev->cpu, p->exec.dec);
+	return ret ? ret : emit_exec(s, p, ev, ev->cpu, ev->cpu, p->exec.dec, 0);
 }
 
 /* sched_process_exec: the exec completed; report its placement. */
@@ -247,7 +300,7 @@ int sr_st_on_exec(struct sr_state *s, const struct sr_event *ev)
 	if (p->exec.valid && (p->exec.to >= 0 || (p->exec.probed && p->exec.stopper < 0))) {
 		/* moved by its stopper, or its srqf was seen and no stop followed: it stayed */
 		ret = emit_exec(s, p, ev, p->exec.from, p->exec.to >= 0 ? p->exec.to : p->exec.from,
-				p->exec.dec);
+				p->exec.dec, 0);
 	} else if (p->exec.valid) {
 		/* the stopper ran but did not move it (it had moved meanwhile): no answer */
 		s->wc.exec_unresolved++;

@@ -35,11 +35,12 @@ struct sr_task *sr_state_task_at(const struct sr_state *s, size_t i)
 
 void sr_st_task_reset(struct sr_task *t, int pid, uint64_t now)
 {
-	struct sr_brief *dec = t->dec, *exec_dec = t->exec.dec;
+	struct sr_brief *dec = t->dec, *exec_dec = t->exec.dec, *spec = t->exec.spec;
 
 	memset(t, 0, sizeof(*t));
 	t->dec = dec;
 	t->exec.dec = exec_dec;
+	t->exec.spec = spec;
 	t->exec.slices = 2;		/* no exec window known: as if it ran in several slices */
 	t->exec.window_cpu = -2;	/* ... on several CPUs */
 	t->v.pid = pid;
@@ -82,6 +83,7 @@ struct sr_task *sr_st_task_get(struct sr_state *s, int pid)
 			return NULL;
 		slot->t->dec = NULL;
 		slot->t->exec.dec = NULL;
+		slot->t->exec.spec = NULL;
 		sr_st_task_reset(slot->t, pid, s->now);
 		if (s->cfg.nr_cgroup_members)
 			sr_st_group_member(s, slot->t);
@@ -108,6 +110,7 @@ static void on_fork(struct sr_state *s, const struct sr_event *ev)
 	}
 	child->forked = true;
 	sr_st_exec_window(child, ev->ts);	/* it can exec once it runs */
+	child->exec.window_fork = true;
 	sr_st_set_comm(s, child, ev->next_comm);
 	if (parent)
 		sr_st_group_inherit(s, child, parent);
@@ -331,6 +334,7 @@ void sr_state_fini(struct sr_state *s)
 		if (t) {
 			free(t->dec);
 			free(t->exec.dec);
+			free(t->exec.spec);
 			free(t);
 		}
 	}

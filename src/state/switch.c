@@ -182,6 +182,7 @@ int sr_st_switch_done(struct sr_state *s, const struct sr_event *ev)
 {
 	struct sr_task *prev = ev->prev_state == SR_PS_SLEEPING && ev->next_pid != 0 ?
 			       sr_state_task(s, ev->pid) : NULL;
+	int ret = prev ? sr_st_ttwu_descheduled(s, prev, ev->cpu, false) : 0;
 
-	return prev ? sr_st_ttwu_descheduled(s, prev, ev->cpu, false) : 0;
+	return ret ? ret : sr_st_exec_first_run(s, ev);
 }

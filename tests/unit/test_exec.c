@@ -122,17 +122,23 @@ static void test_moved_time_unknown(void **state)
 	fx_free(f);
 }
 
-/* A child that runs once and execs where it is: a stay, its moment certain. */
-static void test_stay(void **state)
+/* init (50) on CPU 1 forks 100 onto CPU 2 at 1000; the child first runs at 1100. */
+static void child_runs(struct fx *f)
 {
-	struct fx *f = fx_exec(false);
-
 	sw(f, 900, 1, 0, "swapper", 50, "init");
 	ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = 1000, .cpu = 1, .pid = 50,
 				 .child_pid = 100, .common_pid = 50 });
 	ev(f, (struct sr_event){ .type = SR_EV_WAKEUP_NEW, .ts = 1010, .cpu = 1, .pid = 100,
 				 .prio = 120, .target_cpu = 2, .common_pid = 50 });
 	sw(f, 1100, 2, 0, "swapper", 100, "init");
+}
+
+/* A child that runs once and execs where it is: a stay, its moment certain. */
+static void test_stay(void **state)
+{
+	struct fx *f = fx_exec(false);
+
+	child_runs(f);
 	exec_done(f, 1500, 2, 100);
 	assert_int_equal(seen.n, 1);
 	assert_int_equal(seen.last.prev_cpu, 2);
@@ -148,6 +154,46 @@ static void test_stay(void **state)
 	assert_int_equal(seen.n, 2);
 	assert_int_not_equal(f->ctx.unknown & SR_DEP_DECISION_TIME, 0);
 	assert_int_equal(f->s.wc.exec_time_unknown, 1);
+	fx_free(f);
+}
+
+/* The fixture's hook, answering with the CPU the time names: 1 before 1200 ns, 3 after. */
+static int h_place_by_time(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec,
+			   struct sr_ref *ref)
+{
+	int ret = h_place(data, ctx, dec, ref);
+
+	dec[0].cpu = ctx->now < 1200 ? 1 : 3;
+	return ret;
+}
+
+/*
+ * A forked child's stay in its first slice: the answers replayed at its
+ * switch-in (sched_exec() runs as execve() begins), not at its
+ * sched_process_exec; CPU 3 turning busy in the slice leaves the moment
+ * uncertain.
+ */
+static void test_stay_replayed_at_first_run(void **state)
+{
+	struct fx *f = fx_exec(false);
+
+	f->s.cfg.hooks.placement = h_place_by_time;
+	child_runs(f);
+	assert_int_equal(f->nr_placements, 2);		/* the fork's, and the exec's at 1100 */
+	assert_int_equal(f->ctx.kind, SR_WAKE_EXEC);
+	assert_int_equal(f->ctx.now, 1100);
+	sw(f, 1300, 3, 0, "swapper", 300, "other");
+	exec_done(f, 1500, 2, 100);
+	assert_int_equal(seen.n, 1);
+	assert_int_equal(seen.last.cpu, 2);
+	assert_int_equal(seen.last.dec[0].cpu, 1);	/* the switch-in's answer */
+	assert_int_equal(f->nr_placements, 2);		/* not replayed again */
+	assert_int_not_equal(seen.last.dec[0].depends & SR_DEP_DECISION_TIME, 0);
+	assert_false(seen.last.dec[0].determined);
+	/* its next exec (no fork before it) is replayed when it completes */
+	exec_done(f, 1700, 2, 100);
+	assert_int_equal(seen.n, 2);
+	assert_int_equal(seen.last.dec[0].cpu, 3);
 	fx_free(f);
 }
 
@@ -330,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_moved),
 		cmocka_unit_test(test_moved_time_unknown),
 		cmocka_unit_test(test_stay),
+		cmocka_unit_test(test_stay_replayed_at_first_run),
 		cmocka_unit_test(test_stay_cpu_unknown),
 		cmocka_unit_test(test_self_stop_not_exec),
 		cmocka_unit_test(test_not_self_stop),
