@@ -320,17 +320,12 @@ static void print_exec_head(FILE *f, const struct sr_explain *e, const struct sr
 			"seen as the task waking its own stopper");
 		fprintf(f, "The kernel moved it to CPU %d (migration/%d's sched_migrate_task); "
 			"the exec completed at ", c->w.cpu, c->w.prev_cpu);
-	} else if (c->w.at_select) {
-		fprintf(f, " s: sched_exec() on CPU %d, its select_task_rq_fair() recorded by "
-			"a probe\n", c->w.prev_cpu);
-		fprintf(f, "The kernel kept it on CPU %d; the exec completed at ", c->w.cpu);
-	} else if (c->w.ts < c->w.ts_wakeup) {
-		fprintf(f, " s: sched_exec() on CPU %d, which no event shows: replayed as the "
-			"forked child first ran\n", c->w.prev_cpu);
-		fprintf(f, "The kernel kept it on CPU %d; the exec completed at ", c->w.cpu);
 	} else {
-		fprintf(f, " s: sched_exec() on CPU %d, which no event shows: replayed at the "
-			"sched_process_exec\n", c->w.prev_cpu);
+		fprintf(f, " s: sched_exec() on CPU %d, %s\n", c->w.prev_cpu, c->w.at_select ?
+			"its select_task_rq_fair() recorded by a probe" :
+			c->w.ts < c->w.ts_wakeup ?
+			"which no event shows: replayed as the forked child first ran" :
+			"which no event shows: replayed at the sched_process_exec");
 		fprintf(f, "The kernel kept it on CPU %d; the exec completed at ", c->w.cpu);
 	}
 	print_ns(f, (int64_t)c->w.ts_wakeup);

@@ -28,7 +28,6 @@
  * sched_exec()'s own srqf (WF_EXEC): the exec is replayed there, at its
  * first find_idlest_group(), and nothing is inferred.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "state-priv.h"
@@ -230,7 +229,7 @@ static int emit_exec(struct sr_state *s, struct sr_task *p, const struct sr_even
  */
 int sr_st_exec_first_run(struct sr_state *s, const struct sr_event *ev)
 {
-	struct sr_task *p = ev->next_pid > 0 ? sr_state_task(s, ev->next_pid) : NULL;
+	struct sr_task *p = s->cpu[ev->cpu].curr;	/* the task just switched in */
 	struct sr_event xev;
 	int ret;
 
@@ -253,12 +252,12 @@ int sr_st_exec_first_run(struct sr_state *s, const struct sr_event *ev)
 static int stay_as_begun(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
 			 bool known)
 {
-	if (!p->exec.dec) {
-		p->exec.dec = calloc(s->cfg.nr_policies, sizeof(*p->exec.dec));
-		if (!p->exec.dec)
-			return -ENOMEM;
-	}
-	memcpy(p->exec.dec, p->exec.spec, s->cfg.nr_policies * sizeof(*p->exec.dec));
+	struct sr_brief *old = p->exec.dec;
+
+	/* the two arrays swap: the next replay into spec reuses (or allocates) the other */
+	p->exec.dec = p->exec.spec;
+	p->exec.spec = old;
+	p->exec.spec_valid = false;
 	if (!known)
 		sr_st_dec_depends(s, p->exec.dec, SR_DEP_DECISION_TIME);
 	return emit_exec(s, p, ev, ev->cpu, ev->cpu, p->exec.dec, p->exec.spec_ts);

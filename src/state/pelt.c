@@ -177,7 +177,7 @@ void sr_st_cpu_pelt(struct sr_state *s, int cpu, uint64_t now)
 	struct sr_cpu_state *c = &s->cpu[cpu];
 	struct sr_rq *rq = &s->rq[cpu];
 
-	if (c->rcu_tick && !s->cfg.blocked_unrefreshed)
+	if (c->rcu_tick)
 		rcu_tick_update(s, cpu, now);
 	sr_st_cpu_decay(s, cpu, now);
 	if (k_stale(s, cpu, now)) {
@@ -271,7 +271,8 @@ void sr_st_cpu_remove(struct sr_state *s, int cpu, double load, double util)
 	sr_st_cpu_left(s, cpu, load);
 	c->removed_util += util;
 	c->removed_ts = s->now;
-	c->rcu_tick = s->now + SR_NSEC_PER_SEC / (uint64_t)s->cfg.hz;
+	if (!s->cfg.blocked_unrefreshed)	/* before 4.17 no idle update is assumed */
+		c->rcu_tick = s->now + SR_NSEC_PER_SEC / (uint64_t)s->cfg.hz;
 }
 
 /*
