@@ -60,7 +60,7 @@ unsigned long sr_task_h_load_ctx(const struct sr_wake_ctx *ctx, const struct sr_
  *   _414:  4.14 - 4.15, the bool form ("<=", no sync tie-break)
  *   _416:  4.16 - 6.18, the CPU-returning form ("<", sync +1) with the
  *          available_idle_cpu (4.18), prev-idle (5.10) and delayed-dequeue
- *          aware sync (6.15) steps selected by pol->knobs.kver
+ *          aware sync (6.16, 6.12.37) steps selected by pol->knobs.kver
  */
 int sr_wake_affine_idle_414(const struct sr_policy *pol, const struct sr_wake_ctx *ctx, bool sync,
 			 struct sr_decision *d);

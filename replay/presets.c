@@ -116,10 +116,10 @@ static const struct preset_entry presets[] = {
 	    "6.8: SIS_PROP removed", false,
 	    &sr_srqf_414_ops, KNOBS(SR_KV(6, 8), F_60, true) }, 0 },
 	{ { "linux-6.12", "6.12-6.17", WA_510 " + " SIS_E " + sched_balance_find_dst_cpu",
-	    "6.12 LTS: delayed dequeue; the sync test still counts delayed tasks", false,
+	    "6.12 LTS: delayed dequeue; the sync test ignores delayed tasks from 6.12.37", false,
 	    &sr_srqf_414_ops, KNOBS(SR_KV(6, 12), F_60, true) }, 0 },
 	{ { "linux-6.18", "6.18-",
-	    "wake_wide(galbraith) + wake_affine_idle(6.15 delayed-aware sync)/weight + " SIS_E,
+	    "wake_wide(galbraith) + wake_affine_idle(6.16 delayed-aware sync)/weight + " SIS_E,
 	    "6.18: wake_affine_idle's sync test ignores delayed-dequeue entities", false,
 	    &sr_srqf_414_ops, KNOBS(SR_KV(6, 18), F_60, true) }, 0 },
 	/* Baselines, no kernel: never picked for a release (patched = true). */

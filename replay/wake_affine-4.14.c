@@ -10,8 +10,8 @@
  *            by pol->knobs.kver:
  *              4.18  available_idle_cpu() replaces idle_cpu()        [U; V 4.19]
  *              5.10  final "prev idle -> prev" rule                  [R 5.9 -> 5.11]
- *              6.15  sync test ignores delayed-dequeue entities      [V 6.18, not 6.12.0;
- *                    upstream aa3ee4f0b754, later backported to 6.12.y]
+ *              6.16  sync test ignores delayed-dequeue entities      [V 6.18, not 6.12.0;
+ *                    upstream aa3ee4f0b754 (v6.16-rc1), backported to 6.12.37]
  *
  * cpu_load(): runnable_load_avg up to 5.6 (target_load()/source_load() with
  * wake_idx 0, then cpu_runnable_load()), cfs_rq.avg.load_avg from 5.7.
@@ -190,8 +190,12 @@ static int wa_idle_waker_416(const struct sr_policy *pol, const struct sr_wake_c
 
 /*
  * The sync test.  sr_rq.nr_running counts what the trace shows runnable, i.e.
- * without delayed-dequeue entities: what 6.15+ (and 6.12.y with aa3ee4f0b754)
- * compares.  Still, on 6.12.117 under QEMU, hackbench pipe wakeups that the
+ * without delayed-dequeue entities: what 6.16+ and 6.12.37+ compare (commit
+ * aa3ee4f0b754 "sched/fair: Fixup wake_up_sync() vs DELAYED_DEQUEUE", v6.16-rc1,
+ * in Debian's 6.12.117 among others).  6.12.0 - 6.12.36 and 6.13 - 6.15 count
+ * the delayed ones: the rq->maybe_delayed dependency below covers them too,
+ * and the 6.12 preset's trail names the LTS form (the release's sublevel is
+ * not kept, so 6.12.y before the backport reads the same).  Still, on 6.12.117 under QEMU, hackbench pipe wakeups that the
  * kernel's own WF_SYNC (probe traces) and this runqueue say pass went to
  * the waker's CPU only 113 times in 272: unexplained, so a pass where
  * tasks slept on this CPU while another was runnable (rq->maybe_delayed)
@@ -201,7 +205,8 @@ static bool wa_sync_one_416(const struct sr_policy *pol, const struct sr_wake_ct
 			    bool sync, struct sr_decision *d)
 {
 	const struct sr_rq *rq = &ctx->rq[ctx->this_cpu];
-	bool delayed_aware = pol->knobs.kver >= SR_KV(6, 15);
+	bool delayed_aware = pol->knobs.kver >= SR_KV(6, 16) ||
+			     (pol->knobs.kver >= SR_KV(6, 12) && pol->knobs.kver < SR_KV(6, 13));
 	bool pass = sync && rq->nr_running == 1;
 	struct sr_step *s;
 

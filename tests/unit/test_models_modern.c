@@ -235,6 +235,12 @@ static void test_sync_delayed_dequeue(void **state)
 	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d), 0);
 	assert_true(f->d.depends & SR_DEP_DELAYED_DEQUEUE);
 	assert_string_equal(f->d.trail.steps[1].check,
+			    "sync && rq->nr_running - cfs_h_nr_delayed(rq) == 1");
+	memset(&f->d, 0, sizeof(f->d));
+	set_pol(f, SR_KV(6, 14), WA_ALL);	/* released without aa3ee4f0b754 */
+	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d), 0);
+	assert_true(f->d.depends & SR_DEP_DELAYED_DEQUEUE);
+	assert_string_equal(f->d.trail.steps[1].check,
 			    "sync && cpu_rq(this_cpu)->nr_running == 1");
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(6, 18), WA_ALL);
@@ -526,18 +532,21 @@ static void test_era_boundaries(void **state)
 	memset(&f->d, 0, sizeof(f->d));
 	set_pol(f, SR_KV(5, 10), WA_ALL);
 	assert_int_equal(sr_wake_affine_idle_416(&f->pol, &f->ctx, false, &f->d), 5);
-	/* 6.15: the delayed-aware sync test. */
+	/* 6.16 (aa3ee4f0b754, v6.16-rc1; 6.12.37 on the LTS): the delayed-aware sync test. */
 	f->rq[0].curr_pid = 3;
 	f->rq[0].nr_running = 1;
-	memset(&f->d, 0, sizeof(f->d));
-	set_pol(f, SR_KV(6, 14), WA_ALL);
-	sr_wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d);
-	assert_string_equal(f->d.trail.steps[1].check, "sync && cpu_rq(this_cpu)->nr_running == 1");
-	memset(&f->d, 0, sizeof(f->d));
-	set_pol(f, SR_KV(6, 15), WA_ALL);
-	sr_wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d);
-	assert_string_equal(f->d.trail.steps[1].check,
-			    "sync && rq->nr_running - cfs_h_nr_delayed(rq) == 1");
+	static const struct { unsigned int kv; bool aware; } eras[] = {
+		{ SR_KV(6, 11), false }, { SR_KV(6, 12), true }, { SR_KV(6, 13), false },
+		{ SR_KV(6, 15), false }, { SR_KV(6, 16), true }, { SR_KV(6, 18), true },
+	};
+	for (size_t i = 0; i < sizeof(eras) / sizeof(eras[0]); i++) {
+		memset(&f->d, 0, sizeof(f->d));
+		set_pol(f, eras[i].kv, WA_ALL);
+		sr_wake_affine_idle_416(&f->pol, &f->ctx, true, &f->d);
+		assert_string_equal(f->d.trail.steps[1].check,
+				    eras[i].aware ? "sync && rq->nr_running - cfs_h_nr_delayed(rq) == 1"
+						  : "sync && cpu_rq(this_cpu)->nr_running == 1");
+	}
 	fx_free(f);
 }
 
