@@ -9,6 +9,11 @@
  *   6.0 - 6.18  adjust_numa_imbalance(|idle difference|, local.nr + 1,
  *               imb_numa_nr capped by the task's CPUs in the local group)
  * sd->imb_numa_nr as topology.c computes it (5.18: 25%, 6.0+: 12.5%, min 1).
+ * From 6.19 update_sg_wakeup_stats() sums only the CPUs the task may run on,
+ * capacity and weight still the whole group's (commit 82d6e01a0699 "sched/fair:
+ * Only update stats for allowed CPUs when looking for dst group"; in 6.12.y
+ * stable too, e.g. Debian's 6.12.117, which the 6.12 preset cannot tell from
+ * 6.12.0: the release's sublevel is not kept).
  * Assumed: group imbalance flags clear, no core-scheduling cookies, rq
  * runnable_avg approximated by util_avg.
  */
@@ -64,7 +69,8 @@ unsigned int sr_imb_numa_nr(const struct sr_topo *t, int cpu, int level, unsigne
 /* ---- group statistics ---- */
 
 struct fig_stats {
-	unsigned long avg_load, group_load, group_util, group_runnable, group_capacity, max_cap;
+	unsigned long avg_load, group_load, group_util, group_runnable, group_capacity, max_cap,
+		      fit_cap;
 	unsigned int sum_nr_running, idle_cpus, group_weight;
 	enum sr_group_type type;
 	int first;
@@ -120,6 +126,13 @@ static void cpu_stats(const struct fic *f, int i, bool delayed, struct fig_stats
 	unsigned long cap = rq->capacity ? rq->capacity : SR_CAPACITY_SCALE;
 	unsigned int local = 0, nr;
 
+	g->group_capacity += cap;
+	g->group_weight++;
+	if (cap > g->max_cap)		/* sgc->max_capacity */
+		g->max_cap = cap;
+	/* 6.19+: for_each_cpu_and(i, sched_group_span(group), p->cpus_ptr) */
+	if (f->kver >= SR_KV(6, 19) && f->ctx->allowed && !sr_mask_test(f->ctx->allowed, i))
+		return;
 	if (task_on(f, i)) {
 		lsub_positive(&load, sr_task_h_load_ctx(f->ctx, p, i));	/* cpu_load_without() */
 		lsub_positive(&util, p->util_avg);
@@ -139,10 +152,8 @@ static void cpu_stats(const struct fic *f, int i, bool delayed, struct fig_stats
 	if (!nr && (rq->curr_pid == 0 || rq->curr_pid == p->pid) && !rq->ttwu_pending &&
 	    !rq->idle_unrecorded)
 		g->idle_cpus++;
-	g->group_capacity += cap;
-	if (cap > g->max_cap)
-		g->max_cap = cap;
-	g->group_weight++;
+	if (cap > g->fit_cap)		/* task_fits_cpu() is asked of these only */
+		g->fit_cap = cap;
 }
 
 static void update_sg_wakeup_stats(struct fic *f, const struct sr_domain *sd,
@@ -169,7 +180,7 @@ static void update_sg_wakeup_stats(struct fic *f, const struct sr_domain *sd,
 	}
 	/* Misfit sits between the overloaded test and the capacity test. */
 	if (g->type != SR_GROUP_OVERLOADED && (sd->flags & SD_ASYM_CPUCAPACITY) &&
-	    f->ctx->p->util_avg * 1280 >= g->max_cap * 1024)
+	    f->ctx->p->util_avg * 1280 >= g->fit_cap * 1024)
 		g->type = SR_GROUP_MISFIT_TASK;
 	if (g->type == SR_GROUP_FULLY_BUSY || g->type == SR_GROUP_OVERLOADED)
 		g->avg_load = g->group_load * SR_CAPACITY_SCALE / g->group_capacity;

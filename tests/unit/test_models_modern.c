@@ -1319,6 +1319,43 @@ static void test_flow_fork(void **state)
 }
 
 /*
+ * 6.19 (82d6e01a0699): update_sg_wakeup_stats() counts only the CPUs the task
+ * may use.  Two LLCs of 4, the task allowed on CPUs 0, 1, 4 and 5: LLC 0's
+ * idle CPUs 2 and 3 are not its own, LLC 1 has its allowed 4 and 5 idle.
+ * Counting every CPU both LLCs have two idle and the local one stays; from
+ * 6.19 the local LLC has none the task may use and the fork goes to LLC 1.
+ */
+static void test_flow_fork_allowed_stats(void **state)
+{
+	static const struct { unsigned int kver; bool remote; } c[] = {
+		{ SR_KV(6, 18), false }, { SR_KV(6, 19), true },
+	};
+	struct sr_cpumask m;
+
+	sr_mask_clear(&m);
+	sr_mask_set(&m, 0);
+	sr_mask_set(&m, 1);
+	sr_mask_set(&m, 4);
+	sr_mask_set(&m, 5);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct fx *f = fork_fx("llcs-per-socket=2,cores-per-llc=4", c[i].kver);
+
+		f->ctx.allowed = &m;
+		f->p.nr_cpus_allowed = 4;
+		set_idle(f, 2);
+		set_idle(f, 3);
+		set_idle(f, 4);
+		set_idle(f, 5);
+		assert_int_equal(flow(f), 0);
+		if (c[i].remote)
+			assert_true(f->d.cpu == 4 || f->d.cpu == 5);
+		else
+			assert_true(f->d.cpu == 0 || f->d.cpu == 1);
+		fx_free(f);
+	}
+}
+
+/*
  * Between idle CPUs the latest stamp wins; before 6.12 (3dcac251b066) an idle
  * CPU's stamp may have been renewed by an idle re-entry no event shows, so the
  * choice depends on idle_stamp; from 6.12 the stamps the trace shows are the
@@ -1601,6 +1638,7 @@ int main(void)
 		cmocka_unit_test(test_flow_load_balance_flag),
 		cmocka_unit_test(test_flow_fork),
 		cmocka_unit_test(test_flow_fork_idle_stamps),
+		cmocka_unit_test(test_flow_fork_allowed_stats),
 		cmocka_unit_test(test_flow_fork_util_est),
 		cmocka_unit_test(test_flow_fork_open_stamp),
 		cmocka_unit_test(test_flow_exec_delayed),
