@@ -150,6 +150,15 @@ struct sr_snapshot_result {
 int sr_snapshot_write(const char *dir, const struct sr_snapshot_opts *opts,
 		      struct sr_snapshot_result *res);
 
+/*
+ * The tasks of the machine root @dir whose Cpus_allowed_list is not all of
+ * CPUs 0 .. @nr_cpus - 1, sorted by pid, in *@out (free() it; NULL when
+ * none).  Returns their count (0 when the root has no proc/<pid>/status, as
+ * snapshots before 2026-12 do), or -errno (-ENOMEM).  A file that cannot be
+ * read or parsed is skipped: the task keeps every CPU.
+ */
+int sr_affinity_load(const char *dir, int nr_cpus, struct sr_affinity **out);
+
 /* Where a filesystem of type @fstype ("tracefs", "debugfs") is first mounted. */
 bool sr_find_mount(const char *fstype, char *dir, size_t size);
 

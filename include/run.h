@@ -17,6 +17,7 @@
 /* Warnings kept; past that, one last warning says how many more there were. */
 #define SR_MAX_WARNINGS 64
 #define SR_MAX_CGROUP_WEIGHTS 64
+#define SR_MAX_AFFINITY 64
 
 struct sr_run_opts {
 	const char *path;
@@ -33,6 +34,8 @@ struct sr_run_opts {
 	int nr_cgroup_weights;
 	struct sr_cgroup_member cgroup_members[SR_MAX_CGROUP_WEIGHTS];	/* --cgroup-member */
 	int nr_cgroup_members;
+	const char *affinity[SR_MAX_AFFINITY];	/* --affinity PID=CPULIST, as given */
+	int nr_affinity;
 	struct sr_analysis_opts an;	/* what the analyses are asked (migration cost, top...) */
 	/* called every 64Ki events while reading, e.g. for a progress line; may be NULL */
 	void (*progress)(void *data, uint64_t events, uint64_t ts);
@@ -48,6 +51,8 @@ struct sr_run {
 	const struct sr_trace_info *info;
 	struct sr_topo topo;
 	struct sr_machine machine;	/* what a --topology snapshot said besides topology */
+	struct sr_affinity *affinity;	/* the snapshot's and --affinity's, by pid (setup.c) */
+	int nr_affinity;
 	struct sr_state state;
 	struct sr_policy policy[SR_MAX_POLICIES];
 	int nr_policies;

@@ -492,7 +492,10 @@ struct sr_exec_cand {
 struct sr_task {
 	struct sr_task_view v;		/* what models read: kept current */
 	char comm[SR_COMM_LEN];
-	int bound_cpu;			/* a per-CPU kthread's CPU (from its name), else -1 */
+	int bound_cpu;			/* a per-CPU kthread's CPU (from its name), or the one
+					 * CPU its affinity allows, else -1 */
+	const struct sr_cpumask *allowed;	/* its cpus_ptr (cfg.affinity, inherited), NULL: all */
+	bool kthread_bound;		/* bound_cpu is a per-CPU kthread's (is_per_cpu_kthread()) */
 	int delayed_cpu;		/* counted in that CPU's maybe_delayed, else -1 */
 	uint32_t delayed_gen;		/* ... while its idle_gen was this */
 	struct sr_sync_evidence sync;	/* as a waker */
@@ -707,6 +710,8 @@ struct sr_state_cfg {
 	/* tasks the user places in a cgroup (--cgroup-member), for traces without cgroup events */
 	const struct sr_cgroup_member *cgroup_members;
 	int nr_cgroup_members;
+	const struct sr_affinity *affinity;	/* sorted by pid: tasks' allowed CPUs */
+	int nr_affinity;
 	bool has_select_probe;
 	bool delayed_dequeue;		/* the kernel has DELAY_DEQUEUE on (6.12+) */
 	bool kernel_patched;		/* machine.kernel_patch_params: SR_DEP_KERNEL_PATCHES */
@@ -837,6 +842,7 @@ struct sr_state {
 	uint64_t first_ts;		/* the trace's start: cfg.start, else its first event */
 	uint64_t rq_change_ts;		/* the last enqueue or dequeue on any CPU */
 	uint64_t pid_reuse;		/* fork of a pid we already knew */
+	uint64_t affinity_broken;	/* tasks seen on a CPU their known affinity excludes */
 	uint64_t nr_placed;		/* numbering of placed wakeups, forks and execs */
 	uint64_t next_blocked;		/* the next nohz blocked-load update of idle CPUs */
 	/*

@@ -149,6 +149,15 @@ bool sr_sd_add_unknown(struct sr_domain *sd, const char *name);
  * returns 0, -EINVAL for text that is not a list, -ERANGE for a CPU at or
  * above SR_MAX_CPUS.  Formatting returns 0 or -ENOSPC.
  */
+/*
+ * A task's allowed CPUs (p->cpus_ptr) where they are not every CPU: from a
+ * snapshot's proc/<pid>/status (Cpus_allowed_list) or the user (--affinity).
+ */
+struct sr_affinity {
+	int pid;
+	struct sr_cpumask mask;
+};
+
 int sr_cpulist_parse(const char *s, struct sr_cpumask *m);
 int sr_cpulist_format(const struct sr_cpumask *m, char *buf, size_t len);
 /* Hex masks as %*pb prints them ("00000000,0000000f"); same returns. */

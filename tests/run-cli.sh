@@ -73,4 +73,32 @@ then ok; else bad "NDJSON fields change type"; fi
 import json, sys
 e = json.load(sys.stdin)["explain"]
 assert e["class"] == "fork" and e["policies"][0]["sync_0"]["trail"], e' && ok || bad "fork has no trail"
+# Affinity (fixtures/affinity/): the recorder ran under `taskset -c 1` and its snapshot
+# holds each task's proc/<pid>/status; hackbench, forked from it, inherits CPU 1, so every
+# fork and wakeup of it is bound there (no class asked) and matches the kernel.  Without
+# the status files, or with --affinity giving the recorder both CPUs, forks go to the idle
+# CPU 0 the kernel could not use.  A CPU the trace lacks is bad input.
+af=fixtures/affinity/taskset-hackbench.dat
+am=fixtures/affinity/machine
+rec=$(basename "$(dirname "$(grep -l "^Name:.schedreplay" $am/proc/[0-9]*/status | head -1)")")
+hb() {	# kind, decided_by, hit per hackbench placement of a --decisions file
+	python3 -c '
+import json, sys, collections
+c = collections.Counter()
+for line in open(sys.argv[1]):
+    d = json.loads(line); p = d["policies"][0]
+    if d["comm"].startswith("hackbench") and d["kind"] != "exec":
+        c[(d["kind"], p["decided_by"], p["cpu"] == d["cpu"] == 1)] += 1
+print(" ".join("%s:%s:%s=%d" % (k + (v,)) for k, v in sorted(c.items())))' "$1"
+}
+"$bin" analyze "$af" --topology "$am" --decisions "$tmp/a.nd" -o /dev/null 2>/dev/null &&
+	[ "$(hb "$tmp/a.nd")" = "fork:not_allowed:True=20 wakeup:not_allowed:True=78" ] && ok ||
+	bad "affinity from the snapshot: $(hb "$tmp/a.nd")"
+mkdir -p "$tmp/noproc" && cp -a "$am/sys" "$am/schedreplay-snapshot.json" "$tmp/noproc/" &&
+	"$bin" analyze "$af" --topology "$tmp/noproc" --decisions "$tmp/b.nd" -o /dev/null 2>/dev/null &&
+	hb "$tmp/b.nd" | grep -q "fork:find_idlest:False" && ok || bad "affinity unknown: $(hb "$tmp/b.nd")"
+"$bin" analyze "$af" --topology "$am" --affinity "$rec=0-1" --decisions "$tmp/c.nd" -o /dev/null \
+	2>/dev/null && cmp -s <(hb "$tmp/b.nd") <(hb "$tmp/c.nd") && ok || bad "--affinity $rec=0-1"
+"$bin" analyze "$af" --topology "$am" --affinity "$rec=2" -o /dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "the trace has CPUs 0-1" "$tmp/err" && ok || bad "--affinity $rec=2 accepted"
 finish cli

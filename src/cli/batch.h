@@ -17,7 +17,7 @@ struct sr_batch {
 	const char *dir;		/* the dataset */
 	struct sr_run_opts run;		/* options of every run (path and topology per trace) */
 	const char *topology;		/* --topology for every trace, or NULL: found per trace */
-	char options[512];		/* the options that change results, as one string */
+	char options[2048];		/* the options that change results, as one string */
 };
 
 /* One trace: the path as given, and a topology its list line named. */

@@ -14,7 +14,7 @@
 enum {
 	OPT_MIGRATION_COST = 256, OPT_HZ, OPT_TOPOLOGY, OPT_POLICY, OPT_TOP, OPT_COMPACT,
 	OPT_DECISIONS, OPT_IDLE_THRESHOLD, OPT_PID, OPT_AT, OPT_WAKEUP, OPT_JSON, OPT_ROOT_CGROUP,
-	OPT_PROBES_MEASURE, OPT_CGROUP_WEIGHT, OPT_CGROUP_MEMBER, OPT_TIME, OPT_COMM, OPT_CPU, OPT_SVG, OPT_PNG,
+	OPT_PROBES_MEASURE, OPT_CGROUP_WEIGHT, OPT_CGROUP_MEMBER, OPT_AFFINITY, OPT_TIME, OPT_COMM, OPT_CPU, OPT_SVG, OPT_PNG,
 	OPT_WINDOW, OPT_PERFETTO, OPT_FORMAT, OPT_QUIET, OPT_FROM, OPT_TIMEOUT, OPT_BUFFER,
 	OPT_THREADS,
 };
@@ -48,6 +48,10 @@ static const struct opt_desc opts[] = {
 	  "--cgroup-member PID=ID  task PID is in cgroup ID from its fork or first event,\n"
 	  "                     and what it forks after (repeatable): for a trace without\n"
 	  "                     cgroup_attach_task events, the groups known another way" },
+	{ { "affinity", required_argument, NULL, OPT_AFFINITY }, SR_O_RUN,
+	  "--affinity PID=CPUS task PID may run on CPUS only (a CPU list, '0-3,8'), from its\n"
+	  "                     fork or first event, and what it forks after (repeatable);\n"
+	  "                     a --topology snapshot by 'record' gives each task's own" },
 	{ { "probes-measure-only", no_argument, NULL, OPT_PROBES_MEASURE }, SR_O_RUN,
 	  "--probes-measure-only  a trace recorded with 'record --probes': compare the\n"
 	  "                     reconstructed inputs with the kernel's, replay without them" },
@@ -259,6 +263,28 @@ static int take_cgroup_member(const struct sr_cli *cli, const char *arg, struct 
 	return 0;
 }
 
+/* PID=CPULIST: a task the user restricts to some CPUs (checked against the trace in setup). */
+static int take_affinity(const struct sr_cli *cli, const char *arg, struct sr_run_opts *o)
+{
+	const char *eq = strchr(arg, '=');
+	struct sr_cpumask m;
+	int64_t pid;
+	char buf[32];
+
+	if (o->nr_affinity >= SR_MAX_AFFINITY)
+		return sr_cli_error(cli, SR_EXIT_BAD_INPUT, "at most %d --affinity", SR_MAX_AFFINITY);
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(buf))
+		return bad(cli, "--affinity", "PID=CPULIST, e.g. 1234=0-3,8", arg);
+	memcpy(buf, arg, (size_t)(eq - arg));
+	buf[eq - arg] = '\0';
+	sr_mask_clear(&m);
+	if (parse_i64(buf, 1, INT32_MAX, &pid) || sr_cpulist_parse(eq + 1, &m) ||
+	    sr_mask_first(&m) < 0)
+		return bad(cli, "--affinity", "PID=CPULIST, e.g. 1234=0-3,8", arg);
+	o->affinity[o->nr_affinity++] = arg;
+	return 0;
+}
+
 /* ID=W: a cgroup id and its cpu.weight (CGROUP_WEIGHT_MIN..MAX). */
 static int take_cgroup_weight(const struct sr_cli *cli, const char *arg, struct sr_run_opts *o)
 {
@@ -344,6 +370,8 @@ static int take(const struct sr_cli *cli, int c, const char *arg, struct sr_run_
 		return 0;
 	case OPT_CGROUP_WEIGHT:
 		return take_cgroup_weight(cli, arg, o);
+	case OPT_AFFINITY:
+		return take_affinity(cli, arg, o);
 	case OPT_CGROUP_MEMBER:
 		return take_cgroup_member(cli, arg, o);
 	case OPT_PROBES_MEASURE:

@@ -366,6 +366,11 @@ static void options_string(struct sr_batch *b)
 			 i ? "," : " cgroup_member=", o->cgroup_members[i].pid,
 			 (long long)o->cgroup_members[i].id);
 	}
+	for (int i = 0; i < o->nr_affinity; i++) {
+		len = strlen(b->options);
+		snprintf(b->options + len, sizeof(b->options) - len, "%s%s", i ? ";" : " affinity=",
+			 o->affinity[i]);
+	}
 }
 
 /*

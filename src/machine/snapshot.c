@@ -45,6 +45,8 @@ static const struct {
 	{ "proc/version", "absent" },
 	{ "proc/schedstat", "absent (kernel without CONFIG_SCHEDSTATS?)" },
 	{ "proc/cmdline", "absent" },
+	/* each task's Cpus_allowed_list (src/machine/affinity.c) */
+	{ "proc/[0-9]*/status", "absent" },
 };
 
 #define DEBUGFS_REL	"sys/kernel/debug"

@@ -336,6 +336,7 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		.root_cgroup = o->root_cgroup,
 		.cgroup_weights = r->opts.cgroup_weights, .nr_cgroup_weights = o->nr_cgroup_weights,
 		.cgroup_members = r->opts.cgroup_members, .nr_cgroup_members = o->nr_cgroup_members,
+		.affinity = r->affinity, .nr_affinity = r->nr_affinity,
 		/* 5.11+ (3aef1551e942 "sched: Add WF_TTWU, WF_EXEC wakeup flags") */
 		.has_select_probe = probes, .probes_measure_only = o->probes_measure_only,
 		/* 6.12 152e11f6df29 "sched/fair: Implement delayed dequeue" */
@@ -483,6 +484,11 @@ void sr_run_end(struct sr_run *r, uint64_t end)
 	    r->info->events[SR_EV_WAKEUP])
 		sr_run_warn(r, "sched_waking format present but no sched_waking event: every "
 			    "sched_wakeup was counted unpaired");
+	if (r->state.affinity_broken)
+		sr_run_warn(r, "%llu task(s) ran on a CPU their affinity (the snapshot's or "
+			    "--affinity) excludes: it changed during the trace (sched_setaffinity(), a "
+			    "cpuset), which no event shows; each was taken to allow every CPU from then on",
+			    (unsigned long long)r->state.affinity_broken);
 	if (!r->state.wc.cls[SR_W_PLACED] && !r->state.wc.cls[SR_W_RUNNABLE])
 		sr_run_warn(r, "no wakeup could be classified in this trace");
 	if (r->info->events_no_format)
@@ -522,6 +528,7 @@ void sr_run_close(struct sr_run *r)
 	sr_state_fini(&r->state);
 	free(r->scratch);
 	sr_topo_free(&r->topo);
+	free(r->affinity);
 	sr_trace_close(r->trace);
 	memset(r, 0, sizeof(*r));
 }

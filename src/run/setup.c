@@ -35,6 +35,74 @@ static void check_machine(struct sr_run *r)
 			    "assumed", "500 us");
 }
 
+static int by_pid(const void *a, const void *b)
+{
+	const struct sr_affinity *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* --affinity PID=CPULIST (checked by the CLI): a CPU the trace lacks is bad input. */
+static int user_affinity(struct sr_run *r, const char *arg, struct sr_affinity *a,
+			 struct sr_err *err)
+{
+	int cpu;
+
+	a->pid = atoi(arg);
+	sr_mask_clear(&a->mask);
+	if (sr_cpulist_parse(strchr(arg, '=') + 1, &a->mask))
+		return sr_err_set(err, -EINVAL, "--affinity %s: not a CPU list", arg);
+	sr_for_each_cpu(cpu, &a->mask)
+		if (cpu >= r->info->nr_cpus)
+			return sr_err_set(err, -EINVAL, "--affinity %s: the trace has CPUs 0-%d",
+					  arg, r->info->nr_cpus - 1);
+	return 0;
+}
+
+/*
+ * Tasks' allowed CPUs: a snapshot's proc/<pid>/status (src/machine/affinity.c),
+ * then --affinity, which wins for its pid.  Sorted by pid for the state.
+ */
+static int setup_affinity(struct sr_run *r, struct sr_err *err)
+{
+	struct sr_affinity *snap = NULL, *all;
+	int n = 0, total, ret;
+
+	if (r->opts.topology && r->topo.source != SR_TOPO_SPEC && r->topo.source != SR_TOPO_JSON) {
+		n = sr_affinity_load(r->opts.topology, r->info->nr_cpus, &snap);
+		if (n < 0)
+			return sr_err_set(err, n, "cannot read the tasks' affinity in %s",
+					  r->opts.topology);
+	}
+	total = n + r->opts.nr_affinity;
+	if (!total)
+		return 0;
+	all = realloc(snap, (size_t)total * sizeof(*all));
+	if (!all) {
+		free(snap);
+		return sr_err_set(err, -ENOMEM, "out of memory");
+	}
+	r->affinity = all;
+	for (int i = 0; i < r->opts.nr_affinity; i++) {
+		struct sr_affinity a;
+
+		ret = user_affinity(r, r->opts.affinity[i], &a, err);
+		if (ret)
+			return ret;
+		for (int j = 0; j < n; j++)
+			if (all[j].pid == a.pid)
+				all[j].pid = 0;	/* replaced */
+		all[n + i] = a;
+	}
+	qsort(all, (size_t)total, sizeof(*all), by_pid);
+	/* the user's entries sort after the replaced ones (pid 0) */
+	while (r->nr_affinity < total && !all[r->nr_affinity].pid)
+		r->nr_affinity++;
+	memmove(all, all + r->nr_affinity, (size_t)(total - r->nr_affinity) * sizeof(*all));
+	r->nr_affinity = total - r->nr_affinity;
+	return 0;
+}
+
 int sr_run_setup_topology(struct sr_run *r, struct sr_err *err)
 {
 	enum sr_topo_era era = sr_topo_era_of(r->info->release);
@@ -47,7 +115,8 @@ int sr_run_setup_topology(struct sr_run *r, struct sr_err *err)
 			sr_run_warn(r, "topology not given: assumed flat (%d CPUs, one LLC, no SMT, "
 				    "one node); SMT/LLC/NUMA conclusions are weakened",
 				    r->info->nr_cpus);
-		return ret ? sr_err_set(err, ret, "cannot build a flat topology") : 0;
+		return ret ? sr_err_set(err, ret, "cannot build a flat topology") :
+			     setup_affinity(r, err);
 	}
 	ret = sr_topo_load(&r->topo, &r->machine, r->opts.topology, era, err);
 	if (ret)
@@ -56,7 +125,7 @@ int sr_run_setup_topology(struct sr_run *r, struct sr_err *err)
 		return sr_err_set(err, -EINVAL, "--topology describes %d CPUs but the trace has %d",
 				  r->topo.nr_cpus, r->info->nr_cpus);
 	check_machine(r);
-	return 0;
+	return setup_affinity(r, err);
 }
 
 /*

@@ -106,7 +106,7 @@ static void weigh_wide(struct sr_state *s, struct sr_task *p, struct sr_task *wa
  */
 static bool busy_waker(const struct sr_state *s, const struct sr_task *waker, int cpu)
 {
-	return waker && waker->v.pid > 0 && waker->bound_cpu < 0 && s->rq[cpu].curr_pid == waker->v.pid;
+	return waker && waker->v.pid > 0 && !waker->kthread_bound && s->rq[cpu].curr_pid == waker->v.pid;
 }
 
 /* The hint of @llc is now guessed clear (a failed core scan may have run). */

@@ -58,18 +58,66 @@ int sr_st_percpu_kthread_cpu(const char *comm)
 	return -1;
 }
 
+/*
+ * nr_cpus_allowed and the one CPU of a task bound to it: a per-CPU kthread
+ * by its name, or a task whose affinity allows one CPU (core.c
+ * select_task_rq() asks no class then).
+ */
+void sr_st_task_bind(struct sr_state *s, struct sr_task *t)
+{
+	int cpu = sr_st_percpu_kthread_cpu(t->comm), n = 0, c;
+
+	t->kthread_bound = sr_st_cpu_ok(s, cpu);
+	if (!t->kthread_bound)
+		cpu = -1;
+	if (t->allowed)
+		sr_for_each_cpu(c, t->allowed)
+			n++;
+	if (cpu < 0 && n == 1)
+		cpu = sr_mask_first(t->allowed);
+	t->bound_cpu = cpu;
+	t->v.nr_cpus_allowed = cpu >= 0 ? 1 : n;
+}
+
+/* The allowed CPUs cfg.affinity gives @pid (a snapshot's, --affinity), or NULL. */
+const struct sr_cpumask *sr_st_affinity_of(const struct sr_state *s, int pid)
+{
+	int lo = 0, hi = s->cfg.nr_affinity - 1;
+
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2, p = s->cfg.affinity[mid].pid;
+
+		if (p == pid)
+			return &s->cfg.affinity[mid].mask;
+		if (p < pid)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}
+
+/*
+ * @t runs on @cpu, which its known affinity excludes: sched_setaffinity()
+ * or its cpuset changed it, which no event shows.  Every CPU from now on.
+ */
+void sr_st_affinity_seen(struct sr_state *s, struct sr_task *t, int cpu)
+{
+	if (!t->allowed || sr_mask_test(t->allowed, cpu))
+		return;
+	t->allowed = NULL;
+	sr_st_task_bind(s, t);
+	s->affinity_broken++;
+}
+
 void sr_st_set_comm(struct sr_state *s, struct sr_task *t, const char *comm)
 {
-	int cpu;
-
 	/* event comms are zero-padded (the reader clears each event): a fixed-size compare */
 	if (!comm[0] || !memcmp(t->comm, comm, SR_COMM_LEN))
 		return;
 	memcpy(t->comm, comm, SR_COMM_LEN);
 	t->comm[SR_COMM_LEN - 1] = '\0';
-	cpu = sr_st_percpu_kthread_cpu(t->comm);
-	t->bound_cpu = sr_st_cpu_ok(s, cpu) ? cpu : -1;
-	t->v.nr_cpus_allowed = t->bound_cpu >= 0 ? 1 : 0;
+	sr_st_task_bind(s, t);
 }
 
 /* ------------------------------------------------------------ has_idle_cores */

@@ -85,6 +85,9 @@ struct sr_task *sr_st_task_get(struct sr_state *s, int pid)
 		slot->t->exec.dec = NULL;
 		slot->t->exec.spec = NULL;
 		sr_st_task_reset(slot->t, pid, s->now);
+		slot->t->allowed = sr_st_affinity_of(s, pid);
+		if (slot->t->allowed)
+			sr_st_task_bind(s, slot->t);
 		if (s->cfg.nr_cgroup_members)
 			sr_st_group_member(s, slot->t);
 	}
@@ -109,9 +112,13 @@ static void on_fork(struct sr_state *s, const struct sr_event *ev)
 			return;
 	}
 	child->forked = true;
+	/* dup_task_struct() copies cpus_mask: the parent's affinity, not the pid's at the end */
+	if (parent)
+		child->allowed = parent->allowed;
 	sr_st_exec_window(child, ev->ts);	/* it can exec once it runs */
 	child->exec.window_fork = true;
 	sr_st_set_comm(s, child, ev->next_comm);
+	sr_st_task_bind(s, child);
 	if (parent)
 		sr_st_group_inherit(s, child, parent);
 	if (!parent)

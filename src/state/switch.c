@@ -144,6 +144,7 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
 	}
 	if (next) {
 		sr_st_set_comm(s, next, ev->next_comm);
+		sr_st_affinity_seen(s, next, ev->cpu);
 		sr_st_task_set_prio(s, next, ev->next_prio);
 		sr_st_task_move(s, next, SR_T_RUNNING, ev->cpu);
 		next->last_in = ev->ts;

@@ -148,10 +148,11 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 		.now = s->now, .ts = ev->ts, .kind = kind, .this_cpu = ev->cpu, .prev_cpu = prev,
 		.sync = kind == SR_WAKE_TTWU ? SR_UNKNOWN : SR_NO, .p = &pv,
 		.rq = s->rq, .rq_scratch = s->rq_scratch, .llc = s->llc, .topo = s->cfg.topo,
-		.allowed = p->bound_cpu >= 0 && kind != SR_WAKE_FORK ? &s->one_cpu[p->bound_cpu] : NULL,
+		.allowed = p->bound_cpu >= 0 && (kind != SR_WAKE_FORK || !p->kthread_bound) ?
+			   &s->one_cpu[p->bound_cpu] : p->allowed,
 		.in_task = !ev->irq_context,
 		.load_error_pct = SR_LOAD_ERROR_PCT,
-		.curr_percpu_kthread = waker && waker->bound_cpu >= 0,
+		.curr_percpu_kthread = waker && waker->kthread_bound,
 	};
 	struct sr_ref ref = { .valid = false };
 	int ret;
@@ -182,7 +183,7 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 	 * (kthread_create_on_cpu(): kthread_bind() after the creation): its
 	 * wake_up_new_task() may place it anywhere kthreadd may run.
 	 */
-	if (kind == SR_WAKE_FORK)
+	if (kind == SR_WAKE_FORK && p->kthread_bound)
 		pv.nr_cpus_allowed = 0;
 	ctx.unknown = SR_DEP_IDLE_HINT | SR_DEP_SCAN_COST | unknown;
 	if (!sr_st_group_known(s, p) || (waker && waker->v.pid > 0 && !sr_st_group_known(s, waker)))

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tasks' allowed CPUs: read from a snapshot's proc/<pid>/status, given to
+ * the state, inherited at fork, handed to the placement as ctx->allowed (a
+ * single CPU binds the task: no class is asked), dropped when the task runs
+ * where its affinity said it could not.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "machine.h"
+#include "state-fx.h"
+
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char path[512], cmd[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname %s)\"", path);
+	assert_int_equal(system(cmd), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void drop(const char *dir)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+#define STATUS(list)	"Name:\tx\nState:\tS (sleeping)\nCpus_allowed:\tf\nCpus_allowed_list:\t" \
+			list "\nMems_allowed_list:\t0\n"
+
+/* Only the tasks not allowed every CPU, sorted by pid; damaged files are skipped. */
+static void test_load(void **state)
+{
+	char dir[] = "/tmp/sr-aff-XXXXXX";
+	struct sr_affinity *a;
+	int n;
+
+	assert_non_null(mkdtemp(dir));
+	put(dir, "proc/300/status", STATUS("2-3"));
+	put(dir, "proc/20/status", STATUS("1"));
+	put(dir, "proc/21/status", STATUS("0-3"));	/* every CPU: not listed */
+	put(dir, "proc/22/status", STATUS("0-7"));	/* CPUs the trace lacks: another machine */
+	put(dir, "proc/23/status", "Name:\tx\n");	/* no line */
+	put(dir, "proc/24/status", STATUS("zz"));	/* garbage */
+	put(dir, "proc/self/status", STATUS("1"));	/* not a pid */
+	n = sr_affinity_load(dir, 4, &a);
+	assert_int_equal(n, 2);
+	assert_int_equal(a[0].pid, 20);
+	assert_int_equal(sr_mask_first(&a[0].mask), 1);
+	assert_int_equal(a[1].pid, 300);
+	assert_true(sr_mask_test(&a[1].mask, 2) && sr_mask_test(&a[1].mask, 3));
+	assert_false(sr_mask_test(&a[1].mask, 1));
+	free(a);
+	/* a snapshot without proc/<pid>/status (before 2026-12): none known */
+	drop(dir);
+	assert_int_equal(sr_affinity_load(dir, 4, &a), 0);
+	assert_null(a);
+}
+
+static struct sr_affinity aff(int pid, const char *list)
+{
+	struct sr_affinity a = { .pid = pid };
+
+	sr_mask_clear(&a.mask);
+	assert_int_equal(sr_cpulist_parse(list, &a.mask), 0);
+	return a;
+}
+
+static void fork_ev(struct fx *f, uint64_t ts, int cpu, int parent, int child)
+{
+	struct sr_event e = { .type = SR_EV_FORK, .ts = ts, .cpu = cpu, .pid = parent,
+			      .child_pid = child, .common_pid = parent, .prio = 120 };
+
+	snprintf(e.comm, sizeof(e.comm), "sh");
+	snprintf(e.next_comm, sizeof(e.next_comm), "sh");
+	ev(f, e);
+	/* wake_up_new_task() selects between the two events */
+	e = (struct sr_event){ .type = SR_EV_WAKEUP_NEW, .ts = ts + 10, .cpu = cpu, .pid = child,
+			       .prio = 120, .target_cpu = 3, .common_pid = parent };
+	snprintf(e.comm, sizeof(e.comm), "sh");
+	ev(f, e);
+}
+
+/*
+ * A task restricted to CPUs 2-3 (as a snapshot said) forks: its child's
+ * placement gets the parent's mask; the parent's wakeups too.  A task
+ * allowed one CPU is bound there: nr_cpus_allowed 1, no record_wakee().
+ */
+static void test_state_follows(void **state)
+{
+	struct sr_affinity a[] = { aff(50, "2-3"), aff(60, "1") };
+	struct sr_state_cfg cfg = { .affinity = a, .nr_affinity = 2 };
+	struct fx *f = fx_new_cfg(&cfg);
+
+	sw(f, 1000, 2, 0, "", 50, "sh");
+	fork_ev(f, 2000, 2, 50, 51);
+	assert_int_equal(f->nr_placements, 1);
+	assert_int_equal(f->ctx.kind, SR_WAKE_FORK);
+	assert_non_null(f->ctx.allowed);
+	assert_true(sr_mask_test(f->ctx.allowed, 3));
+	assert_false(sr_mask_test(f->ctx.allowed, 0));
+	assert_int_equal(f->p.pid, 51);
+	assert_int_equal(f->p.nr_cpus_allowed, 2);
+
+	/* pid 60, allowed CPU 1 only: bound, the wakee of a task that is not a kthread */
+	sw(f, 3000, 1, 0, "", 60, "pinned");
+	sw(f, 4000, 1, 60, "pinned", 0, "");
+	f->nr_placements = 0;
+	waking(f, 5000, 2, 60, "pinned", 1, 50, false);
+	assert_int_equal(f->nr_placements, 1);
+	assert_int_equal(f->p.nr_cpus_allowed, 1);
+	assert_non_null(f->ctx.allowed);
+	assert_int_equal(sr_mask_first(f->ctx.allowed), 1);
+	assert_false(f->ctx.curr_percpu_kthread);
+	fx_free(f);
+}
+
+/* Running where the mask excludes: the mask was stale; every CPU from then on, counted. */
+static void test_broken_affinity(void **state)
+{
+	struct sr_affinity a[] = { aff(70, "0") };
+	struct sr_state_cfg cfg = { .affinity = a, .nr_affinity = 1 };
+	struct fx *f = fx_new_cfg(&cfg);
+
+	sw(f, 1000, 0, 0, "", 70, "t");
+	sw(f, 2000, 0, 70, "t", 0, "");
+	assert_int_equal(f->s.affinity_broken, 0);
+	sw(f, 3000, 3, 0, "", 70, "t");
+	assert_int_equal(f->s.affinity_broken, 1);
+	sw(f, 4000, 3, 70, "t", 0, "");
+	waking(f, 5000, 1, 70, "t", 3, 0, true);
+	assert_null(f->ctx.allowed);
+	assert_int_equal(f->p.nr_cpus_allowed, 0);
+	fx_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_state_follows),
+		cmocka_unit_test(test_broken_affinity),
+	};
+
+	return cmocka_run_group_tests_name("affinity", tests, NULL, NULL);
+}
