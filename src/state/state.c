@@ -98,6 +98,7 @@ static void on_fork(struct sr_state *s, const struct sr_event *ev)
 {
 	struct sr_task *child = sr_state_task(s, ev->child_pid);
 	struct sr_task *parent = sr_st_task_get(s, ev->pid);
+	const struct sr_cpumask *own;
 
 	if (child) {
 		/* pid reuse: the old task is gone; forget it, uncounted. */
@@ -112,9 +113,12 @@ static void on_fork(struct sr_state *s, const struct sr_event *ev)
 			return;
 	}
 	child->forked = true;
-	/* dup_task_struct() copies cpus_mask: the parent's affinity, not the pid's at the end */
-	if (parent)
-		child->allowed = parent->allowed;
+	/*
+	 * dup_task_struct() copies cpus_mask: the parent's affinity, unless the
+	 * snapshot names the child's own (taskset forks, sets it, then execs).
+	 */
+	own = sr_st_affinity_of(s, ev->child_pid);
+	child->allowed = own ? own : parent ? parent->allowed : NULL;
 	sr_st_exec_window(child, ev->ts);	/* it can exec once it runs */
 	child->exec.window_fork = true;
 	sr_st_set_comm(s, child, ev->next_comm);

@@ -94,13 +94,13 @@ static void fork_ev(struct fx *f, uint64_t ts, int cpu, int parent, int child)
 
 /*
  * A task restricted to CPUs 2-3 (as a snapshot said) forks: its child's
- * placement gets the parent's mask; the parent's wakeups too.  A task
+ * placement gets the parent's mask, unless the snapshot lists the child.  A task
  * allowed one CPU is bound there: nr_cpus_allowed 1, no record_wakee().
  */
 static void test_state_follows(void **state)
 {
-	struct sr_affinity a[] = { aff(50, "2-3"), aff(60, "1") };
-	struct sr_state_cfg cfg = { .affinity = a, .nr_affinity = 2 };
+	struct sr_affinity a[] = { aff(50, "2-3"), aff(52, "0"), aff(60, "1") };
+	struct sr_state_cfg cfg = { .affinity = a, .nr_affinity = 3 };
 	struct fx *f = fx_new_cfg(&cfg);
 
 	sw(f, 1000, 2, 0, "", 50, "sh");
@@ -112,6 +112,11 @@ static void test_state_follows(void **state)
 	assert_false(sr_mask_test(f->ctx.allowed, 0));
 	assert_int_equal(f->p.pid, 51);
 	assert_int_equal(f->p.nr_cpus_allowed, 2);
+	/* a child the snapshot lists with its own mask (taskset: fork, set, exec) keeps it */
+	fork_ev(f, 2500, 2, 50, 52);
+	assert_int_equal(f->p.pid, 52);
+	assert_int_equal(f->p.nr_cpus_allowed, 1);
+	assert_int_equal(sr_mask_first(f->ctx.allowed), 0);
 
 	/* pid 60, allowed CPU 1 only: bound, the wakee of a task that is not a kthread */
 	sw(f, 3000, 1, 0, "", 60, "pinned");
