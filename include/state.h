@@ -843,6 +843,7 @@ struct sr_state {
 	uint64_t rq_change_ts;		/* the last enqueue or dequeue on any CPU */
 	uint64_t pid_reuse;		/* fork of a pid we already knew */
 	uint64_t affinity_broken;	/* tasks seen on a CPU their known affinity excludes */
+	uint64_t affinity_inherited;	/* forks whose child took its parent's restricted mask */
 	uint64_t nr_placed;		/* numbering of placed wakeups, forks and execs */
 	uint64_t next_blocked;		/* the next nohz blocked-load update of idle CPUs */
 	/*

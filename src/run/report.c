@@ -173,6 +173,14 @@ static json_t *groups_json(const struct sr_state *s)
 			 "not_followed", (json_int_t)s->groups_dropped);
 }
 
+/* The tasks' affinity the run knew (setup.c, src/state/hints.c). */
+static json_t *affinity_json(const struct sr_run *r)
+{
+	return json_pack("{s:i, s:I, s:I}", "tasks_given", r->nr_affinity,
+			 "inherited", (json_int_t)r->state.affinity_inherited,
+			 "broken", (json_int_t)r->state.affinity_broken);
+}
+
 /* Only for traces with the select_task_rq_fair() probes: null otherwise. */
 static json_t *probes_json(const struct sr_run *r)
 {
@@ -263,7 +271,8 @@ int sr_run_build_report(struct sr_run *r, json_t **out, struct sr_err *err)
 	int ret;
 
 	*out = NULL;
-	rep = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:{s:I, s:o}, s:o, s:{s:I, s:I, s:I}, s:o}",
+	rep = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:{s:I, s:o}, s:o, s:o, s:{s:I, s:I, s:I}, "
+			"s:o}",
 			"schema", SR_SCHEMA, "version", SR_VERSION,
 			"trace", trace_json(r), "topology", topology_json(r),
 			"wakeups", wakeups_json(&r->state.wc),
@@ -271,6 +280,7 @@ int sr_run_build_report(struct sr_run *r, json_t **out, struct sr_err *err)
 			"ticks", "late_ns", (json_int_t)r->state.tick_late_ns,
 			"ipi_delivery", sr_hist_json(&r->state.ipi_late),
 			"task_groups", groups_json(&r->state),
+			"affinity", affinity_json(r),
 			"cache_hot", "placed_hot", (json_int_t)r->state.wc.placed_hot,
 			"affine_hot", (json_int_t)r->state.wc.affine_hot,
 			"migration_cost_ns", (json_int_t)r->opts.an.migration_cost_ns,

@@ -119,6 +119,7 @@ static void on_fork(struct sr_state *s, const struct sr_event *ev)
 	 */
 	own = sr_st_affinity_of(s, ev->child_pid);
 	child->allowed = own ? own : parent ? parent->allowed : NULL;
+	s->affinity_inherited += !own && child->allowed;
 	sr_st_exec_window(child, ev->ts);	/* it can exec once it runs */
 	child->exec.window_fork = true;
 	sr_st_set_comm(s, child, ev->next_comm);
