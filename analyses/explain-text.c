@@ -110,6 +110,18 @@ static void roles(const struct sr_explain_cand *c, int cpu, char *buf, size_t si
 		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? "," : "", r[i]);
 }
 
+/* The wakee's affinity, when the run knew it (every CPU otherwise). */
+static void print_allowed(FILE *f, const struct sr_explain_cand *c)
+{
+	size_t len = 6 * (SR_MAX_CPUS / 2) + 1;
+	char *buf = c->has_allowed ? malloc(len) : NULL;
+
+	if (buf && !sr_cpulist_format(&c->allowed, buf, len))
+		fprintf(f, "  It may run on CPUs %s only (p->cpus_ptr: a per-CPU kthread's CPU, or "
+			"the affinity a snapshot or --affinity gave it or its parent).\n", buf);
+	free(buf);
+}
+
 static void print_cpus(FILE *f, const struct sr_explain_cand *c, const struct sr_explain *e,
 		       const struct sr_view *v)
 {
@@ -151,6 +163,7 @@ static void print_cpus(FILE *f, const struct sr_explain_cand *c, const struct sr
 			!rq->curr_pid && !rq->nr_running ? "  idle" : "",
 			rq->uncertain ? "  (uncertain)" : "");
 	}
+	print_allowed(f, c);
 }
 
 static void print_sync(FILE *f, const struct sr_explain_cand *c)

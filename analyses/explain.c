@@ -82,6 +82,9 @@ static int ex_placement(struct sr_analysis *a, const struct sr_wake_ctx *ctx,
 		c->curr = *ctx->curr;
 	c->this_cpu = ctx->this_cpu;
 	c->prev_cpu = ctx->prev_cpu;
+	c->has_allowed = ctx->allowed != NULL;
+	if (ctx->allowed)
+		c->allowed = *ctx->allowed;
 	c->unknown = ctx->unknown;
 	c->sync_guess = ctx->sync == SR_UNKNOWN ? ctx->sync_guess : SR_UNKNOWN;
 	c->sync_fact = ctx->sync_source == SR_SYNC_SRC_PROBE ? ctx->sync : SR_UNKNOWN;
@@ -306,6 +309,23 @@ static json_t *conc_json(const struct sr_explain_cand *c)
 			 "waking_ns", (json_int_t)c->conc.waking, "wakeup_ns", (json_int_t)c->conc.wakeup);
 }
 
+/* p->cpus_ptr as a CPU list when the task's affinity was known, else null (every CPU). */
+static json_t *allowed_json(const struct sr_explain_cand *c)
+{
+	/* the longest list: every other CPU of 4096, "0,2,...,4094" */
+	size_t len = 6 * (SR_MAX_CPUS / 2) + 1;
+	char *buf = c->has_allowed ? malloc(len) : NULL;
+	json_t *o;
+
+	if (!buf || sr_cpulist_format(&c->allowed, buf, len) < 0) {
+		free(buf);
+		return json_null();
+	}
+	o = json_string(buf);
+	free(buf);
+	return o;
+}
+
 static int ex_report(struct sr_analysis *a, json_t *report)
 {
 	const struct sr_view *v = a->view;
@@ -343,6 +363,7 @@ static int ex_report(struct sr_analysis *a, json_t *report)
 		json_object_set_new(o, "sync_recorded", c->sync_fact == SR_UNKNOWN ? json_null() :
 				    json_boolean(c->sync_fact == SR_YES));
 		json_object_set_new(o, "sync_source", json_string(sr_sync_source_name(c->sync_source)));
+		json_object_set_new(o, "allowed_cpus", allowed_json(c));
 		json_object_set_new(o, "policies", policies_json(c, v));
 		json_object_set_new(o, "concurrent_wakeup", conc_json(c));
 	}

@@ -17,6 +17,8 @@ struct sr_explain_cand {
 	struct sr_rq *rq;		/* nr_cpus copies */
 	struct sr_task_view p, curr;
 	int this_cpu, prev_cpu;
+	bool has_allowed;		/* p->cpus_ptr was known (affinity), not every CPU */
+	struct sr_cpumask allowed;
 	unsigned int unknown;
 	/* per policy: one answer, or one per WF_SYNC value when the trace cannot tell */
 	struct sr_decision dec[SR_MAX_POLICIES][2];
