@@ -12,29 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 #include "machine.h"
+#include "files-fx.h"
 #include "state-fx.h"
-
-static void put(const char *dir, const char *rel, const char *text)
-{
-	char path[512], cmd[600];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname %s)\"", path);
-	assert_int_equal(system(cmd), 0);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
-static void drop(const char *dir)
-{
-	char cmd[512];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
-}
 
 #define STATUS(list)	"Name:\tx\nState:\tS (sleeping)\nCpus_allowed:\tf\nCpus_allowed_list:\t" \
 			list "\nMems_allowed_list:\t0\n"

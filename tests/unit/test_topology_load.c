@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "machine.h"
 #include "cli.h"
+#include "files-fx.h"
 
 #define M(name) "tests/data/machines/" name
 
@@ -95,28 +96,6 @@ static void scratch(char *dir, size_t len, const char *from)
 	assert_non_null(mkdtemp(dir));
 	snprintf(cmd, sizeof(cmd), "cp -a %s/. %s/", from, dir);
 	assert_int_equal(system(cmd), 0);
-}
-
-static void drop(const char *dir)
-{
-	char cmd[512];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
-}
-
-static void put(const char *dir, const char *rel, const char *text)
-{
-	char path[512], cmd[600];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname %s)\"", path);
-	assert_int_equal(system(cmd), 0);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
 }
 
 /* ------------------------------------------------------------ snapshots */
