@@ -101,4 +101,18 @@ mkdir -p "$tmp/noproc" && cp -a "$am/sys" "$am/schedreplay-snapshot.json" "$tmp/
 	2>/dev/null && cmp -s <(hb "$tmp/b.nd") <(hb "$tmp/c.nd") && ok || bad "--affinity $rec=0-1"
 "$bin" analyze "$af" --topology "$am" --affinity "$rec=2" -o /dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q "the trace has CPUs 0-1" "$tmp/err" && ok || bad "--affinity $rec=2 accepted"
+# The same on a real 6.12 scheduler (fixtures/qemu-affinity-6.12/): hackbench allowed half of
+# each LLC; with its status file no fork or wakeup of it is answered outside those CPUs.
+pd=fixtures/qemu-affinity-6.12/llc2-1s2d4c2t
+"$bin" analyze $pd/hb_pin.dat --topology $pd/machine --assume-root-cgroup --decisions "$tmp/p.nd" \
+	-o /dev/null 2>/dev/null && python3 - "$tmp/p.nd" <<'PY' && ok || bad "hb_pin answered outside its CPUs"
+import json, sys
+allowed = {0, 1, 2, 3, 8, 9, 10, 11}
+n = out = 0
+for line in open(sys.argv[1]):
+    d = json.loads(line); p = d["policies"][0]
+    if d["comm"].startswith("hackbench") and d["kind"] in ("wakeup", "fork") and p["cpu"] is not None:
+        n += 1; out += p["cpu"] not in allowed
+assert n > 1000 and out == 0, (n, out)
+PY
 finish cli

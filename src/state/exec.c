@@ -296,6 +296,7 @@ int sr_st_on_exec(struct sr_state *s, const struct sr_event *ev)
 		return 0;
 	if (ev->comm[0])
 		sr_st_set_comm(s, p, ev->comm);	/* the program it now runs */
+	sr_st_affinity_exec(s, p);
 	if (p->exec.valid && (p->exec.to >= 0 || (p->exec.probed && p->exec.stopper < 0))) {
 		/* moved by its stopper, or its srqf was seen and no stop followed: it stayed */
 		ret = emit_exec(s, p, ev, p->exec.from, p->exec.to >= 0 ? p->exec.to : p->exec.from,

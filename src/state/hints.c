@@ -105,9 +105,31 @@ void sr_st_affinity_seen(struct sr_state *s, struct sr_task *t, int cpu)
 {
 	if (!t->allowed || sr_mask_test(t->allowed, cpu))
 		return;
-	t->allowed = NULL;
+	/*
+	 * A child whose own mask (the snapshot's) did not hold yet: taskset, numactl
+	 * and the like fork, set it, then exec.  Its parent's until its exec.
+	 */
+	if (t->allowed == t->own_allowed && !t->execed &&
+	    (!t->parent_allowed || sr_mask_test(t->parent_allowed, cpu))) {
+		t->allowed = t->parent_allowed;
+		t->own_at_exec = true;
+	} else {
+		t->allowed = NULL;
+		t->own_at_exec = false;
+		s->affinity_broken++;
+	}
 	sr_st_task_bind(s, t);
-	s->affinity_broken++;
+}
+
+/* sched_process_exec: a mask set before the exec holds from now on. */
+void sr_st_affinity_exec(struct sr_state *s, struct sr_task *t)
+{
+	t->execed = true;
+	if (!t->own_at_exec)
+		return;
+	t->own_at_exec = false;
+	t->allowed = t->own_allowed;
+	sr_st_task_bind(s, t);
 }
 
 void sr_st_set_comm(struct sr_state *s, struct sr_task *t, const char *comm)

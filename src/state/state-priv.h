@@ -216,6 +216,7 @@ int sr_st_percpu_kthread_cpu(const char *comm);
 void sr_st_task_bind(struct sr_state *s, struct sr_task *t);
 const struct sr_cpumask *sr_st_affinity_of(const struct sr_state *s, int pid);
 void sr_st_affinity_seen(struct sr_state *s, struct sr_task *t, int cpu);
+void sr_st_affinity_exec(struct sr_state *s, struct sr_task *t);
 void sr_st_set_comm(struct sr_state *s, struct sr_task *t, const char *comm);
 void sr_st_update_idle_core(struct sr_state *s, int cpu);
 /* @since: the placement's select_task_rq_fair() probe (UINT64_MAX: none) */

@@ -118,7 +118,9 @@ static void on_fork(struct sr_state *s, const struct sr_event *ev)
 	 * snapshot names the child's own (taskset forks, sets it, then execs).
 	 */
 	own = sr_st_affinity_of(s, ev->child_pid);
-	child->allowed = own ? own : parent ? parent->allowed : NULL;
+	child->own_allowed = own;
+	child->parent_allowed = parent ? parent->allowed : NULL;
+	child->allowed = own ? own : child->parent_allowed;
 	s->affinity_inherited += !own && child->allowed;
 	sr_st_exec_window(child, ev->ts);	/* it can exec once it runs */
 	child->exec.window_fork = true;

@@ -129,12 +129,40 @@ static void test_broken_affinity(void **state)
 	fx_free(f);
 }
 
+/*
+ * taskset forks off a shell, sets its own mask, then execs the program: the
+ * snapshot's mask for its pid holds from its exec.  Running elsewhere before
+ * is no broken affinity.
+ */
+static void test_own_mask_at_exec(void **state)
+{
+	struct sr_affinity a[] = { aff(80, "0") };
+	struct sr_state_cfg cfg = { .affinity = a, .nr_affinity = 1 };
+	struct fx *f = fx_new_cfg(&cfg);
+	struct sr_event e = { .type = SR_EV_EXEC, .ts = 4000, .cpu = 3, .pid = 80,
+			      .common_pid = 80 };
+
+	sw(f, 1000, 2, 0, "", 79, "sh");
+	fork_ev(f, 2000, 2, 79, 80);
+	sw(f, 3000, 3, 0, "", 80, "sh");	/* taskset, before sched_setaffinity() */
+	assert_int_equal(f->s.affinity_broken, 0);
+	snprintf(e.comm, sizeof(e.comm), "hackbench");
+	ev(f, e);
+	sw(f, 5000, 3, 80, "hackbench", 0, "");
+	waking(f, 6000, 2, 80, "hackbench", 3, 79, false);
+	assert_int_equal(f->p.nr_cpus_allowed, 1);
+	assert_int_equal(sr_mask_first(f->ctx.allowed), 0);
+	assert_int_equal(f->s.affinity_broken, 0);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_load),
 		cmocka_unit_test(test_state_follows),
 		cmocka_unit_test(test_broken_affinity),
+		cmocka_unit_test(test_own_mask_at_exec),
 	};
 
 	return cmocka_run_group_tests_name("affinity", tests, NULL, NULL);
