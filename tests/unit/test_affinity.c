@@ -33,13 +33,19 @@ static void test_load(void **state)
 	put(dir, "proc/23/status", "Name:\tx\n");	/* no line */
 	put(dir, "proc/24/status", STATUS("zz"));	/* garbage */
 	put(dir, "proc/self/status", STATUS("1"));	/* not a pid */
+	put(dir, "proc/25/status", STATUS("3,"));	/* a trailing comma: CPU 3 */
+	put(dir, "proc/99999999999/status", STATUS("1"));	/* beyond any pid */
+	put(dir, "proc/26/status", "Cpus_allowed_list:\t1\n");	/* the key must start a line */
+	put(dir, "proc/27/status", STATUS("\x01\xff-\x80"));	/* bytes that are no text */
 	n = sr_affinity_load(dir, 4, &a);
-	assert_int_equal(n, 2);
+	assert_int_equal(n, 3);
 	assert_int_equal(a[0].pid, 20);
 	assert_int_equal(sr_mask_first(&a[0].mask), 1);
-	assert_int_equal(a[1].pid, 300);
-	assert_true(sr_mask_test(&a[1].mask, 2) && sr_mask_test(&a[1].mask, 3));
-	assert_false(sr_mask_test(&a[1].mask, 1));
+	assert_int_equal(a[1].pid, 25);
+	assert_int_equal(sr_mask_first(&a[1].mask), 3);
+	assert_int_equal(a[2].pid, 300);
+	assert_true(sr_mask_test(&a[2].mask, 2) && sr_mask_test(&a[2].mask, 3));
+	assert_false(sr_mask_test(&a[2].mask, 1));
 	free(a);
 	/* a snapshot without proc/<pid>/status (before 2026-12): none known */
 	drop(dir);
