@@ -62,6 +62,10 @@ static void print_trace(const struct sr_run *r, FILE *f)
 	fprintf(f, "Topology: %s%s%s\n", sr_topo_source_name(r->topo.source),
 		r->opts.topology ? " from " : "", topo ? topo : "");
 	fprintf(f, "Policies: %s\n", note ? note : "?");
+	if (r->nr_affinity || r->state.affinity_broken)
+		fprintf(f, "Affinity: %d task(s) given a mask (snapshot, --affinity), %" PRIu64
+			" fork(s) inherited one, %" PRIu64 " mask(s) broken by the trace\n",
+			r->nr_affinity, r->state.affinity_inherited, r->state.affinity_broken);
 	free(path);
 	free(rel);
 	free(clock);
