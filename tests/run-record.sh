@@ -142,6 +142,23 @@ else
 	ok
 fi
 
+# COMMAND under taskset: taskset sets its mask after our fork and execs the
+# workload, which exits before the snapshot: the status record read while it ran
+# is in the snapshot, and the workload's children are replayed on CPU 0 alone.
+if command -v taskset >/dev/null && command -v hackbench >/dev/null; then
+	"$bin" record -o "$tmp/ts.dat" -- taskset -c 0 hackbench -P -p -g 2 -f 5 -l 50 \
+		>/dev/null 2>"$tmp/tserr"
+	if grep -qx "Cpus_allowed_list:.0" "$tmp"/ts.dat.machine/proc/[0-9]*/status 2>/dev/null &&
+	   "$bin" analyze "$tmp/ts.dat" --topology "$tmp/ts.dat.machine" --decisions "$tmp/ts.nd" \
+		-o /dev/null 2>/dev/null && python3 - "$tmp/ts.nd" <<'PY'
+import json, sys
+forks = [json.loads(l) for l in open(sys.argv[1])]
+forks = [d for d in forks if d["kind"] == "fork" and d["comm"].startswith("hackbench")]
+assert len(forks) >= 10 and all(d["policies"][0]["cpu"] == 0 for d in forks), forks[:2]
+PY
+	then ok; else bad "record -- taskset: the workload's mask is not in the snapshot or not used"; fi
+fi
+
 top_state >"$tmp/after"
 if diff -u "$tmp/before" "$tmp/after"; then
 	ok

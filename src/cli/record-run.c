@@ -166,11 +166,42 @@ static int next_signal(struct rec *r, const struct timespec *end, siginfo_t *si)
 	return sigtimedwait(&r->sigs, si, &left);
 }
 
+/*
+ * COMMAND's proc/PID/status (its Cpus_allowed_list above all): a wrapper
+ * such as taskset sets the mask after our fork and execs the program, and
+ * the snapshot, taken when the recording ends, would miss it once COMMAND
+ * has exited.  Read every POLL_NS while it runs and once more as a zombie.
+ */
+#define POLL_NS	100000000L
+static void read_cmd_status(struct rec *r)
+{
+	char path[64], buf[8192];
+	ssize_t n, len = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)r->cmd_pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	while (len < (ssize_t)sizeof(buf) - 1 &&
+	       (n = read(fd, buf + len, sizeof(buf) - 1 - (size_t)len)) > 0)
+		len += n;
+	close(fd);
+	if (len <= 0)
+		return;
+	buf[len] = '\0';
+	free(r->cmd_status);
+	r->cmd_status = strdup(buf);
+}
+
 /* Handle one signal; true when recording is over. */
 static bool on_signal(struct rec *r, pid_t pid, int sig, const siginfo_t *si)
 {
-	if (sig == SIGCHLD)
+	if (sig == SIGCHLD) {
+		if (pid > 0)
+			read_cmd_status(r);	/* a zombie's status is still there */
 		return pid > 0 && waitpid(pid, &r->status, WNOHANG) == pid;
+	}
 	if (sig == REC_SIG_READER)
 		return on_reader_failure(r, pid);
 	return on_interrupt(r, pid, si);
@@ -191,9 +222,24 @@ static int wait_end(struct rec *r, pid_t pid)
 		end.tv_sec++;
 	}
 	for (;;) {
-		int sig = next_signal(r, timed ? &end : NULL, &si);
+		struct timespec poll, *until = timed ? &end : NULL;
+		int sig;
 
-		if (sig < 0 && errno == EAGAIN) {
+		if (pid > 0) {	/* wake up to read COMMAND's status */
+			clock_gettime(CLOCK_MONOTONIC, &poll);
+			poll.tv_nsec += POLL_NS;
+			if (poll.tv_nsec >= 1000000000L) {
+				poll.tv_nsec -= 1000000000L;
+				poll.tv_sec++;
+			}
+			if (!until || poll.tv_sec < until->tv_sec ||
+			    (poll.tv_sec == until->tv_sec && poll.tv_nsec < until->tv_nsec))
+				until = &poll;
+		}
+		sig = next_signal(r, until, &si);
+		if (sig < 0 && errno == EAGAIN && until == &poll) {
+			read_cmd_status(r);
+		} else if (sig < 0 && errno == EAGAIN) {
 			timed = false;
 			if (on_duration(r, pid))
 				return 0;
@@ -238,6 +284,7 @@ int sr_rec_run(struct rec *r)
 	if (tracefs_trace_on(r->inst))
 		return sr_rec_fail(r, SR_EXIT_FAIL, sr_rec_neg_errno(), "cannot turn tracing on");
 	ret = r->o->cmd ? spawn(r, &pid) : 0;
+	r->cmd_pid = pid;
 	if (!ret)
 		ret = wait_end(r, pid);
 	tracefs_trace_off(r->inst);

@@ -63,6 +63,8 @@ struct rec {
 	bool timed_out;			/* --duration ended the recording */
 	bool stream_failed;		/* a reader could not store pages: recording stopped */
 	int status;			/* COMMAND's wait status (0 without COMMAND) */
+	pid_t cmd_pid;			/* COMMAND's pid, 0 without */
+	char *cmd_status;		/* its proc/PID/status as last read while it ran */
 	long long bytes;		/* pages stored by the readers */
 	/* failure report */
 	int code;

@@ -107,9 +107,11 @@ void sr_st_affinity_seen(struct sr_state *s, struct sr_task *t, int cpu)
 		return;
 	/*
 	 * A child whose own mask (the snapshot's) did not hold yet: taskset, numactl
-	 * and the like fork, set it, then exec.  Its parent's until its exec.
+	 * and the like fork, set it, then exec the program — after an exec of
+	 * their own, so the mask may be taken one exec too early.  Its parent's
+	 * until its next exec.
 	 */
-	if (t->allowed == t->own_allowed && !t->execed &&
+	if (t->allowed == t->own_allowed &&
 	    (!t->parent_allowed || sr_mask_test(t->parent_allowed, cpu))) {
 		t->allowed = t->parent_allowed;
 		t->own_at_exec = true;
@@ -124,7 +126,6 @@ void sr_st_affinity_seen(struct sr_state *s, struct sr_task *t, int cpu)
 /* sched_process_exec: a mask set before the exec holds from now on. */
 void sr_st_affinity_exec(struct sr_state *s, struct sr_task *t)
 {
-	t->execed = true;
 	if (!t->own_at_exec)
 		return;
 	t->own_at_exec = false;

@@ -150,8 +150,15 @@ static void test_own_mask_at_exec(void **state)
 
 	sw(f, 1000, 2, 0, "", 79, "sh");
 	fork_ev(f, 2000, 2, 79, 80);
-	sw(f, 3000, 3, 0, "", 80, "sh");	/* taskset, before sched_setaffinity() */
+	sw(f, 3000, 3, 0, "", 80, "sh");	/* the child, before it execs taskset */
 	assert_int_equal(f->s.affinity_broken, 0);
+	e.ts = 3200;
+	snprintf(e.comm, sizeof(e.comm), "taskset");
+	ev(f, e);
+	sw(f, 3500, 3, 80, "taskset", 0, "");	/* taskset, before sched_setaffinity() */
+	sw(f, 3600, 3, 0, "", 80, "taskset");
+	assert_int_equal(f->s.affinity_broken, 0);
+	e.ts = 3700;
 	snprintf(e.comm, sizeof(e.comm), "hackbench");
 	ev(f, e);
 	sw(f, 5000, 3, 80, "hackbench", 0, "");
