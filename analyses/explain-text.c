@@ -113,10 +113,9 @@ static void roles(const struct sr_explain_cand *c, int cpu, char *buf, size_t si
 /* The wakee's affinity, when the run knew it (every CPU otherwise). */
 static void print_allowed(FILE *f, const struct sr_explain_cand *c)
 {
-	size_t len = 6 * (SR_MAX_CPUS / 2) + 1;
-	char *buf = c->has_allowed ? malloc(len) : NULL;
+	char *buf = sr_explain_allowed_list(c);
 
-	if (buf && !sr_cpulist_format(&c->allowed, buf, len))
+	if (buf)
 		fprintf(f, "  It may run on CPUs %s only (p->cpus_ptr: a per-CPU kthread's CPU, or "
 			"the affinity a snapshot or --affinity gave it or its parent).\n", buf);
 	free(buf);

@@ -309,20 +309,26 @@ static json_t *conc_json(const struct sr_explain_cand *c)
 			 "waking_ns", (json_int_t)c->conc.waking, "wakeup_ns", (json_int_t)c->conc.wakeup);
 }
 
-/* p->cpus_ptr as a CPU list when the task's affinity was known, else null (every CPU). */
-static json_t *allowed_json(const struct sr_explain_cand *c)
+char *sr_explain_allowed_list(const struct sr_explain_cand *c)
 {
 	/* the longest list: every other CPU of 4096, "0,2,...,4094" */
 	size_t len = 6 * (SR_MAX_CPUS / 2) + 1;
 	char *buf = c->has_allowed ? malloc(len) : NULL;
-	json_t *o;
 
-	if (!buf || sr_cpulist_format(&c->allowed, buf, len) < 0) {
+	if (buf && sr_cpulist_format(&c->allowed, buf, len) < 0) {
 		free(buf);
-		return json_null();
+		return NULL;
 	}
-	o = json_string(buf);
-	free(buf);
+	return buf;
+}
+
+/* p->cpus_ptr as a CPU list when the task's affinity was known, else null (every CPU). */
+static json_t *allowed_json(const struct sr_explain_cand *c)
+{
+	char *list = sr_explain_allowed_list(c);
+	json_t *o = list ? json_string(list) : json_null();
+
+	free(list);
 	return o;
 }
 

@@ -54,6 +54,9 @@ static inline const struct sr_decision *sr_explain_primary(const struct sr_expla
 	return c->nr_dec[i] == 2 && c->sync_guess == SR_YES ? &c->dec[i][1] : &c->dec[i][0];
 }
 
+/* The wakee's p->cpus_ptr as a CPU list (free() it), or NULL: every CPU, or no memory. */
+char *sr_explain_allowed_list(const struct sr_explain_cand *c);
+
 /* The role of prev_cpu: a wakeup's prev, a fork's parent CPU, an exec's own CPU. */
 static inline const char *sr_explain_prev_role(const struct sr_explain_cand *c)
 {

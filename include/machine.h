@@ -158,6 +158,8 @@ int sr_snapshot_write(const char *dir, const struct sr_snapshot_opts *opts,
  * read or parsed is skipped: the task keeps every CPU.
  */
 int sr_affinity_load(const char *dir, int nr_cpus, struct sr_affinity **out);
+/* Sort @n entries by pid, as sr_affinity_load() returns them and the state looks them up. */
+void sr_affinity_sort(struct sr_affinity *a, size_t n);
 
 /* Where a filesystem of type @fstype ("tracefs", "debugfs") is first mounted. */
 bool sr_find_mount(const char *fstype, char *dir, size_t size);

@@ -208,32 +208,40 @@ static bool on_signal(struct rec *r, pid_t pid, int sig, const siginfo_t *si)
 }
 
 /* Until COMMAND ends (pid > 0), or without one an interrupt, --duration or a failure. */
+/* CLOCK_MONOTONIC @sec seconds and @nsec ns from now. */
+static struct timespec from_now(time_t sec, long nsec)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	t.tv_sec += sec;
+	t.tv_nsec += nsec;
+	if (t.tv_nsec >= 1000000000L) {
+		t.tv_nsec -= 1000000000L;
+		t.tv_sec++;
+	}
+	return t;
+}
+
+static bool before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
 static int wait_end(struct rec *r, pid_t pid)
 {
-	struct timespec end;
-	bool timed = r->o->duration > 0;
+	double d = r->o->duration;
+	struct timespec end = from_now((time_t)d, (long)((d - (double)(time_t)d) * 1e9));
+	bool timed = d > 0;
 	siginfo_t si;
 
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += (time_t)r->o->duration;
-	end.tv_nsec += (long)((r->o->duration - (double)(time_t)r->o->duration) * 1e9);
-	if (end.tv_nsec >= 1000000000L) {
-		end.tv_nsec -= 1000000000L;
-		end.tv_sec++;
-	}
 	for (;;) {
 		struct timespec poll, *until = timed ? &end : NULL;
 		int sig;
 
 		if (pid > 0) {	/* wake up to read COMMAND's status */
-			clock_gettime(CLOCK_MONOTONIC, &poll);
-			poll.tv_nsec += POLL_NS;
-			if (poll.tv_nsec >= 1000000000L) {
-				poll.tv_nsec -= 1000000000L;
-				poll.tv_sec++;
-			}
-			if (!until || poll.tv_sec < until->tv_sec ||
-			    (poll.tv_sec == until->tv_sec && poll.tv_nsec < until->tv_nsec))
+			poll = from_now(0, POLL_NS);
+			if (!until || before(&poll, until))
 				until = &poll;
 		}
 		sig = next_signal(r, until, &si);

@@ -23,6 +23,11 @@ static int by_pid(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+void sr_affinity_sort(struct sr_affinity *a, size_t n)
+{
+	qsort(a, n, sizeof(*a), by_pid);
+}
+
 /* The mask of one status file; false when it has none, or all CPUs. */
 static bool restricted(const struct sr_root *root, const char *rel, int nr_cpus,
 		       struct sr_cpumask *m)
@@ -95,7 +100,7 @@ int sr_affinity_load(const char *dir, int nr_cpus, struct sr_affinity **out)
 		free(a);
 		return 0;
 	}
-	qsort(a, n, sizeof(*a), by_pid);
+	sr_affinity_sort(a, n);
 	*out = a;
 	return (int)n;
 }

@@ -35,13 +35,6 @@ static void check_machine(struct sr_run *r)
 			    "assumed", "500 us");
 }
 
-static int by_pid(const void *a, const void *b)
-{
-	const struct sr_affinity *x = a, *y = b;
-
-	return (x->pid > y->pid) - (x->pid < y->pid);
-}
-
 /* --affinity PID=CPULIST (checked by the CLI): a CPU the trace lacks is bad input. */
 static int user_affinity(struct sr_run *r, const char *arg, struct sr_affinity *a,
 			 struct sr_err *err)
@@ -66,7 +59,7 @@ static int user_affinity(struct sr_run *r, const char *arg, struct sr_affinity *
 static int setup_affinity(struct sr_run *r, struct sr_err *err)
 {
 	struct sr_affinity *snap = NULL, *all;
-	int n = 0, total, ret;
+	int n = 0, ret;
 
 	if (r->opts.topology && r->topo.source != SR_TOPO_SPEC && r->topo.source != SR_TOPO_JSON) {
 		n = sr_affinity_load(r->opts.topology, r->info->nr_cpus, &snap);
@@ -74,32 +67,28 @@ static int setup_affinity(struct sr_run *r, struct sr_err *err)
 			return sr_err_set(err, n, "cannot read the tasks' affinity in %s",
 					  r->opts.topology);
 	}
-	total = n + r->opts.nr_affinity;
-	if (!total)
+	if (!n && !r->opts.nr_affinity)
 		return 0;
-	all = realloc(snap, (size_t)total * sizeof(*all));
+	all = realloc(snap, (size_t)(n + r->opts.nr_affinity) * sizeof(*all));
 	if (!all) {
 		free(snap);
 		return sr_err_set(err, -ENOMEM, "out of memory");
 	}
 	r->affinity = all;
+	r->nr_affinity = n;
 	for (int i = 0; i < r->opts.nr_affinity; i++) {
 		struct sr_affinity a;
+		int j = 0;
 
 		ret = user_affinity(r, r->opts.affinity[i], &a, err);
 		if (ret)
 			return ret;
-		for (int j = 0; j < n; j++)
-			if (all[j].pid == a.pid)
-				all[j].pid = 0;	/* replaced */
-		all[n + i] = a;
+		while (j < r->nr_affinity && all[j].pid != a.pid)
+			j++;
+		all[j] = a;		/* the snapshot's entry for that pid, or a new one */
+		r->nr_affinity += j == r->nr_affinity;
 	}
-	qsort(all, (size_t)total, sizeof(*all), by_pid);
-	/* the user's entries sort after the replaced ones (pid 0) */
-	while (r->nr_affinity < total && !all[r->nr_affinity].pid)
-		r->nr_affinity++;
-	memmove(all, all + r->nr_affinity, (size_t)(total - r->nr_affinity) * sizeof(*all));
-	r->nr_affinity = total - r->nr_affinity;
+	sr_affinity_sort(all, (size_t)r->nr_affinity);
 	return 0;
 }
 

@@ -211,12 +211,12 @@ bool sr_st_flips_weigh(struct sr_state *s, struct sr_task *p, struct sr_task *wa
 
 /* hints.c: the kernel's hints */
 int sr_st_percpu_kthread_cpu(const char *comm);
-/* Keep @t's comm, and whether it names a per-CPU kthread. */
 /* hints.c: a task's allowed CPUs (cfg.affinity, fork inheritance) and what binds it. */
 void sr_st_task_bind(struct sr_state *s, struct sr_task *t);
 const struct sr_cpumask *sr_st_affinity_of(const struct sr_state *s, int pid);
 void sr_st_affinity_seen(struct sr_state *s, struct sr_task *t, int cpu);
 void sr_st_affinity_exec(struct sr_state *s, struct sr_task *t);
+/* Keep @t's comm, and whether it names a per-CPU kthread. */
 void sr_st_set_comm(struct sr_state *s, struct sr_task *t, const char *comm);
 void sr_st_update_idle_core(struct sr_state *s, int cpu);
 /* @since: the placement's select_task_rq_fair() probe (UINT64_MAX: none) */
