@@ -498,6 +498,7 @@ struct sr_task {
 	/* forked in the trace with a mask of its own in cfg.affinity: its parent's until ... */
 	const struct sr_cpumask *own_allowed, *parent_allowed;
 	bool own_at_exec;		/* ... its exec (it ran where only the parent's allowed) */
+	bool own_unset;			/* ... and its slices before its first wakeup */
 	bool kthread_bound;		/* bound_cpu is a per-CPU kthread's (is_per_cpu_kthread()) */
 	int delayed_cpu;		/* counted in that CPU's maybe_delayed, else -1 */
 	uint32_t delayed_gen;		/* ... while its idle_gen was this */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tasks' allowed CPUs from a machine root's proc/<pid>/status: the
- * "Cpus_allowed_list:" line (fs/proc/array.c task_cpus_allowed(), 2.6.28+),
- * which shows p->cpus_mask — taskset, sched_setaffinity() and the task's
+ * Tasks' allowed CPUs from a machine root's proc/<pid>/status, and each
+ * other thread's proc/<pid>/task/<tid>/status: the "Cpus_allowed_list:"
+ * line (fs/proc/array.c task_cpus_allowed(), 2.6.28+), which shows
+ * p->cpus_mask — taskset, sched_setaffinity() (per thread) and the task's
  * cpuset.  A trace shows no affinity; a task forked during it inherits its
  * parent's (dup_task_struct()), which the state follows.
  */
@@ -57,50 +58,82 @@ static bool restricted(const struct sr_root *root, const char *rel, int nr_cpus,
 	return n > 0 && n < nr_cpus;
 }
 
+/* The task a status file describes: TID of proc/PID/task/TID/status, else PID. */
 static int pid_of(const char *rel)
 {
-	long v = strtol(rel + strlen("proc/"), NULL, 10);
+	const char *task = strstr(rel, "/task/");
+	long v = strtol(task ? task + strlen("/task/") : rel + strlen("proc/"), NULL, 10);
 
 	return v > 0 && v <= INT_MAX ? (int)v : 0;
 }
 
-int sr_affinity_load(const char *dir, int nr_cpus, struct sr_affinity **out)
+/* Append the restricted masks of @rel_pattern's files to *@a (*@n used, *@cap allocated). */
+static int load_pattern(const struct sr_root *root, const char *rel_pattern, int nr_cpus,
+			struct sr_affinity **a, size_t *n, size_t *cap)
 {
 	char pattern[PATH_MAX + 32];
-	struct sr_root root;
-	struct sr_affinity *a = NULL;
-	size_t skip, n = 0;
+	size_t skip = strlen(root->path) + 1;	/* "ROOT/" */
 	glob_t g;
 	int ret;
 
-	*out = NULL;
-	if (!dir || nr_cpus < 1 || sr_root_set(&root, dir) ||
-	    sr_root_path(&root, "proc/[0-9]*/status", pattern, sizeof(pattern)))
+	if (sr_root_path(root, rel_pattern, pattern, sizeof(pattern)))
 		return 0;
 	ret = glob(pattern, 0, NULL, &g);
-	if (ret == GLOB_NOSPACE)
-		return -ENOMEM;
 	if (ret)
-		return 0;
-	skip = strlen(root.path) + 1;	/* "ROOT/" */
-	a = calloc(g.gl_pathc, sizeof(*a));
-	if (!a) {
-		globfree(&g);
-		return -ENOMEM;
+		return ret == GLOB_NOSPACE ? -ENOMEM : 0;
+	if (*n + g.gl_pathc > *cap) {
+		size_t want = *n + g.gl_pathc;
+		struct sr_affinity *m = realloc(*a, want * sizeof(**a));
+
+		if (!m) {
+			globfree(&g);
+			return -ENOMEM;
+		}
+		*a = m;
+		*cap = want;
 	}
 	for (size_t i = 0; i < g.gl_pathc; i++) {
 		const char *rel = g.gl_pathv[i] + skip;
 		int pid = pid_of(rel);
 
-		if (pid && restricted(&root, rel, nr_cpus, &a[n].mask))
-			a[n++].pid = pid;
+		if (pid && restricted(root, rel, nr_cpus, &(*a)[*n].mask))
+			(*a)[(*n)++].pid = pid;
 	}
 	globfree(&g);
-	if (!n) {
-		free(a);
-		return 0;
-	}
+	return 0;
+}
+
+/* Sorted by pid, one entry per pid (a thread group's leader may be listed twice). */
+static size_t sort_unique(struct sr_affinity *a, size_t n)
+{
+	size_t k = 0;
+
 	sr_affinity_sort(a, n);
+	for (size_t i = 0; i < n; i++)
+		if (!k || a[k - 1].pid != a[i].pid)
+			a[k++] = a[i];
+	return k;
+}
+
+int sr_affinity_load(const char *dir, int nr_cpus, struct sr_affinity **out)
+{
+	static const char *const patterns[] = {
+		"proc/[0-9]*/status", "proc/[0-9]*/task/[0-9]*/status",
+	};
+	struct sr_affinity *a = NULL;
+	struct sr_root root;
+	size_t n = 0, cap = 0;
+	int ret = 0;
+
+	*out = NULL;
+	if (!dir || nr_cpus < 1 || sr_root_set(&root, dir))
+		return 0;
+	for (size_t i = 0; !ret && i < sizeof(patterns) / sizeof(patterns[0]); i++)
+		ret = load_pattern(&root, patterns[i], nr_cpus, &a, &n, &cap);
+	if (ret || !n) {
+		free(a);
+		return ret;
+	}
 	*out = a;
-	return (int)n;
+	return (int)sort_unique(a, n);
 }

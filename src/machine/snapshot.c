@@ -21,32 +21,48 @@
 #include <sys/utsname.h>
 #include "machine-priv.h"
 
+/*
+ * proc/PID/task/TID/status of a thread other than the group leader (whose
+ * own is proc/PID/status): threads set their affinity one by one
+ * (pthread_setaffinity_np()), and /proc lists only thread groups.
+ */
+static bool other_thread(const char *rel)
+{
+	long pid = strtol(rel + strlen("proc/"), NULL, 10);
+	const char *task = strstr(rel, "/task/");
+
+	return task && strtol(task + strlen("/task/"), NULL, 10) != pid;
+}
+
 /* Copied when present; relative to the machine root. */
 static const struct {
 	const char *pattern;
 	const char *absent;	/* why it may be absent, for the "missing" list */
+	bool (*keep)(const char *rel);	/* NULL: every match */
 } items[] = {
-	{ "sys/devices/system/cpu/online", "absent" },
-	{ "sys/devices/system/cpu/possible", "absent" },
-	{ "sys/devices/system/cpu/present", "absent" },
-	{ "sys/devices/system/cpu/cpu[0-9]*/topology/*", "absent" },
-	{ "sys/devices/system/cpu/cpu[0-9]*/cache/index[0-9]*/level", "absent" },
-	{ "sys/devices/system/cpu/cpu[0-9]*/cache/index[0-9]*/type", "absent" },
-	{ "sys/devices/system/cpu/cpu[0-9]*/cache/index[0-9]*/shared_cpu_list", "absent" },
-	{ "sys/devices/system/cpu/cpu[0-9]*/cache/index[0-9]*/size", "absent" },
-	{ "sys/devices/system/cpu/cpuidle/current_driver", "absent (kernel without CONFIG_CPU_IDLE?)" },
-	{ "sys/devices/system/node/node[0-9]*/cpulist", "absent (kernel without CONFIG_NUMA?)" },
-	{ "sys/devices/system/node/node[0-9]*/distance", "absent (kernel without CONFIG_NUMA?)" },
-	{ "proc/sys/kernel/sched_autogroup_enabled", "absent (kernel without CONFIG_SCHED_AUTOGROUP?)" },
+	{ "sys/devices/system/cpu/online", "absent", NULL },
+	{ "sys/devices/system/cpu/possible", "absent", NULL },
+	{ "sys/devices/system/cpu/present", "absent", NULL },
+	{ "sys/devices/system/cpu/cpu[0-9]*/topology/*", "absent", NULL },
+	{ "sys/devices/system/cpu/cpu[0-9]*/cache/index[0-9]*/level", "absent", NULL },
+	{ "sys/devices/system/cpu/cpu[0-9]*/cache/index[0-9]*/type", "absent", NULL },
+	{ "sys/devices/system/cpu/cpu[0-9]*/cache/index[0-9]*/shared_cpu_list", "absent", NULL },
+	{ "sys/devices/system/cpu/cpu[0-9]*/cache/index[0-9]*/size", "absent", NULL },
+	{ "sys/devices/system/cpu/cpuidle/current_driver", "absent (kernel without CONFIG_CPU_IDLE?)", NULL },
+	{ "sys/devices/system/node/node[0-9]*/cpulist", "absent (kernel without CONFIG_NUMA?)", NULL },
+	{ "sys/devices/system/node/node[0-9]*/distance", "absent (kernel without CONFIG_NUMA?)", NULL },
+	{ "proc/sys/kernel/sched_autogroup_enabled", "absent (kernel without CONFIG_SCHED_AUTOGROUP?)", NULL },
 	{ "proc/sys/kernel/sched_migration_cost_ns",
-	  "absent (since 5.13 it is sys/kernel/debug/sched/migration_cost_ns)" },
+	  "absent (since 5.13 it is sys/kernel/debug/sched/migration_cost_ns)", NULL },
 	/* Kernels before 5.13 publish their sched domains here, not in debugfs. */
-	{ "proc/sys/kernel/sched_domain/cpu[0-9]*/domain[0-9]*/*", "absent (before 5.13 only)" },
-	{ "proc/version", "absent" },
-	{ "proc/schedstat", "absent (kernel without CONFIG_SCHEDSTATS?)" },
-	{ "proc/cmdline", "absent" },
+	{ "proc/sys/kernel/sched_domain/cpu[0-9]*/domain[0-9]*/*", "absent (before 5.13 only)", NULL },
+	{ "proc/version", "absent", NULL },
+	{ "proc/schedstat", "absent (kernel without CONFIG_SCHEDSTATS?)", NULL },
+	{ "proc/cmdline", "absent", NULL },
 	/* each task's Cpus_allowed_list (src/machine/affinity.c) */
-	{ "proc/[0-9]*/status", "absent" },
+	{ "proc/[0-9]*/status", "absent", NULL },
+	{ "proc/[0-9]*/task/[0-9]*/status", "absent (no thread besides the leaders)",
+	  other_thread },
 };
 
 #define DEBUGFS_REL	"sys/kernel/debug"
@@ -189,7 +205,8 @@ static bool is_regular(const char *path)
 	return !stat(path, &st) && S_ISREG(st.st_mode);
 }
 
-static int capture_pattern(struct snap_out *s, const char *pattern, const char *absent)
+static int capture_pattern(struct snap_out *s, const char *pattern, const char *absent,
+			   bool (*keep)(const char *rel))
 {
 	char src[PATH_MAX];
 	size_t skip = strlen(s->src.path) + 1;
@@ -202,7 +219,7 @@ static int capture_pattern(struct snap_out *s, const char *pattern, const char *
 	/* GLOB_NOMATCH and GLOB_ABORTED both mean: nothing to copy. */
 	rc = glob(src, 0, NULL, &g);
 	for (size_t i = 0; !rc && !ret && i < g.gl_pathc; i++) {
-		if (!is_regular(g.gl_pathv[i]))
+		if ((keep && !keep(g.gl_pathv[i] + skip)) || !is_regular(g.gl_pathv[i]))
 			continue;
 		ret = capture(s, g.gl_pathv[i], g.gl_pathv[i] + skip);
 		found++;
@@ -432,7 +449,7 @@ int sr_snapshot_write(const char *dir, const struct sr_snapshot_opts *opts,
 		goto out;
 	}
 	for (size_t i = 0; !ret && i < sizeof(items) / sizeof(items[0]); i++)
-		ret = capture_pattern(&s, items[i].pattern, items[i].absent);
+		ret = capture_pattern(&s, items[i].pattern, items[i].absent, items[i].keep);
 	if (!ret)
 		ret = capture_debugfs(&s);
 	if (!ret)

@@ -106,6 +106,14 @@ void sr_st_affinity_seen(struct sr_state *s, struct sr_task *t, int cpu)
 	if (!t->allowed || sr_mask_test(t->allowed, cpu))
 		return;
 	/*
+	 * A child runs where its fork put it, under its parent's mask, until it
+	 * sets its own (a thread's pthread_setaffinity_np(), taskset's): on a CPU
+	 * that mask excludes, it sleeps until the stopper (migration_cpu_stop())
+	 * wakes it where the mask allows, its first wakeup.
+	 */
+	if (t->own_unset && (!t->parent_allowed || sr_mask_test(t->parent_allowed, cpu)))
+		return;
+	/*
 	 * A child whose own mask (the snapshot's) did not hold yet: taskset, numactl
 	 * and the like fork, set it, then exec the program — after an exec of
 	 * their own, so the mask may be taken one exec too early.  Its parent's

@@ -121,6 +121,7 @@ static void on_fork(struct sr_state *s, const struct sr_event *ev)
 	child->own_allowed = own;
 	child->parent_allowed = parent ? parent->allowed : NULL;
 	child->allowed = own ? own : child->parent_allowed;
+	child->own_unset = own && own != child->parent_allowed;
 	s->affinity_inherited += !own && child->allowed;
 	sr_st_exec_window(child, ev->ts);	/* it can exec once it runs */
 	child->exec.window_fork = true;

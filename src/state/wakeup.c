@@ -133,6 +133,29 @@ static void refresh(struct sr_state *s, enum sr_wake_kind kind, int this_cpu, in
 }
 
 /*
+ * The CPUs @p may be placed on.  wake_up_new_task() reads the cpus_mask
+ * dup_task_struct() copied from the parent: a mask of the child's own (the
+ * snapshot's: a thread's pthread_setaffinity_np(), taskset's) is set once
+ * the child runs, so its fork is placed under its parent's.  A task
+ * allowed one CPU is bound there (a per-CPU kthread only once it has slept:
+ * kthread_bind() follows its creation).
+ */
+static const struct sr_cpumask *placement_mask(const struct sr_state *s, const struct sr_task *p,
+					       enum sr_wake_kind kind, int *nr_allowed)
+{
+	const struct sr_cpumask *m = p->parent_allowed;
+
+	*nr_allowed = p->v.nr_cpus_allowed;
+	if (kind == SR_WAKE_FORK && p->own_allowed && p->allowed == p->own_allowed) {
+		*nr_allowed = m ? sr_mask_weight(m) : 0;
+		return *nr_allowed == 1 ? &s->one_cpu[sr_mask_first(m)] : m;
+	}
+	if (p->bound_cpu >= 0 && (kind != SR_WAKE_FORK || !p->kthread_bound))
+		return &s->one_cpu[p->bound_cpu];
+	return p->allowed;
+}
+
+/*
  * Run the policies at the moment of a placement, their answers into *@decp.
  * Wakeups: this_cpu is the waking CPU and prev the task's CPU.  Forks
  * (wake_up_new_task()): both are the parent's CPU, where sched_fork() put
@@ -148,8 +171,6 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 		.now = s->now, .ts = ev->ts, .kind = kind, .this_cpu = ev->cpu, .prev_cpu = prev,
 		.sync = kind == SR_WAKE_TTWU ? SR_UNKNOWN : SR_NO, .p = &pv,
 		.rq = s->rq, .rq_scratch = s->rq_scratch, .llc = s->llc, .topo = s->cfg.topo,
-		.allowed = p->bound_cpu >= 0 && (kind != SR_WAKE_FORK || !p->kthread_bound) ?
-			   &s->one_cpu[p->bound_cpu] : p->allowed,
 		.in_task = !ev->irq_context,
 		.load_error_pct = SR_LOAD_ERROR_PCT,
 		.curr_percpu_kthread = waker && waker->kthread_bound,
@@ -178,6 +199,8 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 		ctx.curr = &waker->v;
 	}
 	pv = sr_st_kernel_view(p);	/* after the waker's update: an exec's task is the waker */
+	ctx.allowed = placement_mask(s, p, kind, &pv.nr_cpus_allowed);
+	p->own_unset &= kind != SR_WAKE_TTWU;	/* its first wakeup: the mask of its own is set */
 	/*
 	 * A per-CPU kthread is named at its fork but bound only once it sleeps
 	 * (kthread_create_on_cpu(): kthread_bind() after the creation): its

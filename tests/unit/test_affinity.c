@@ -37,8 +37,13 @@ static void test_load(void **state)
 	put(dir, "proc/99999999999/status", STATUS("1"));	/* beyond any pid */
 	put(dir, "proc/26/status", "Cpus_allowed_list:\t1\n");	/* the key must start a line */
 	put(dir, "proc/27/status", STATUS("\x01\xff-\x80"));	/* bytes that are no text */
+	/* threads: each its own (pthread_setaffinity_np()); a leader listed twice counts once */
+	put(dir, "proc/300/task/301/status", STATUS("0"));
+	put(dir, "proc/300/task/300/status", STATUS("2-3"));
+	put(dir, "proc/300/task/302/status", STATUS("0-3"));
+	put(dir, "proc/300/task/x/status", STATUS("1"));
 	n = sr_affinity_load(dir, 4, &a);
-	assert_int_equal(n, 3);
+	assert_int_equal(n, 4);
 	assert_int_equal(a[0].pid, 20);
 	assert_int_equal(sr_mask_first(&a[0].mask), 1);
 	assert_int_equal(a[1].pid, 25);
@@ -46,6 +51,9 @@ static void test_load(void **state)
 	assert_int_equal(a[2].pid, 300);
 	assert_true(sr_mask_test(&a[2].mask, 2) && sr_mask_test(&a[2].mask, 3));
 	assert_false(sr_mask_test(&a[2].mask, 1));
+	assert_int_equal(a[3].pid, 301);
+	assert_int_equal(sr_mask_weight(&a[3].mask), 1);
+	assert_int_equal(sr_mask_first(&a[3].mask), 0);
 	free(a);
 	/* a snapshot without proc/<pid>/status (before 2026-12): none known */
 	drop(dir);
@@ -97,11 +105,14 @@ static void test_state_follows(void **state)
 	assert_false(sr_mask_test(f->ctx.allowed, 0));
 	assert_int_equal(f->p.pid, 51);
 	assert_int_equal(f->p.nr_cpus_allowed, 2);
-	/* a child the snapshot lists with its own mask (taskset: fork, set, exec) keeps it */
+	/*
+	 * A child the snapshot lists with its own mask (taskset: fork, set, exec)
+	 * is placed under the one it inherited: it sets its own once it runs.
+	 */
 	fork_ev(f, 2500, 2, 50, 52);
 	assert_int_equal(f->p.pid, 52);
-	assert_int_equal(f->p.nr_cpus_allowed, 1);
-	assert_int_equal(sr_mask_first(f->ctx.allowed), 0);
+	assert_int_equal(f->p.nr_cpus_allowed, 2);
+	assert_true(sr_mask_test(f->ctx.allowed, 2) && sr_mask_test(f->ctx.allowed, 3));
 
 	/* pid 60, allowed CPU 1 only: bound, the wakee of a task that is not a kthread */
 	sw(f, 3000, 1, 0, "", 60, "pinned");
@@ -169,6 +180,48 @@ static void test_own_mask_at_exec(void **state)
 	fx_free(f);
 }
 
+/* @prev, preempted on @cpu (R), lets @next run. */
+static void preempt(struct fx *f, uint64_t ts, int cpu, int prev, int next)
+{
+	struct sr_event e = { .type = SR_EV_SWITCH, .ts = ts, .cpu = cpu, .pid = prev,
+			      .prio = 120, .prev_state = SR_PS_RUNNING, .next_pid = next,
+			      .next_prio = 120 };
+
+	snprintf(e.comm, sizeof(e.comm), "pool");
+	snprintf(e.next_comm, sizeof(e.next_comm), "pool");
+	ev(f, e);
+}
+
+/*
+ * A thread pins itself (pthread_setaffinity_np()) after it first runs: its
+ * fork is placed under its parent's mask; it is preempted and runs again on
+ * a CPU its own mask excludes before it sets it (no broken mask), sleeps
+ * while the stopper moves it, and from that wakeup on its own mask holds.
+ */
+static void test_thread_sets_own_mask(void **state)
+{
+	struct sr_affinity a[] = { aff(91, "1") };
+	struct sr_state_cfg cfg = { .affinity = a, .nr_affinity = 1 };
+	struct fx *f = fx_new_cfg(&cfg);
+
+	sw(f, 1000, 2, 0, "", 90, "pool");
+	fork_ev(f, 2000, 2, 90, 91);
+	assert_null(f->ctx.allowed);		/* the parent's: every CPU */
+	assert_int_equal(f->p.nr_cpus_allowed, 0);
+	sw(f, 3000, 3, 0, "", 91, "pool");
+	preempt(f, 3100, 3, 91, 92);
+	sw(f, 3200, 3, 92, "pool", 91, "pool");
+	assert_int_equal(f->s.affinity_broken, 0);
+	sw(f, 3300, 3, 91, "pool", 0, "");	/* D: waits for the stopper */
+	f->nr_placements = 0;
+	waking(f, 3400, 3, 91, "pool", 3, 0, false);
+	assert_int_equal(f->nr_placements, 1);
+	assert_int_equal(f->p.nr_cpus_allowed, 1);
+	assert_int_equal(sr_mask_first(f->ctx.allowed), 1);
+	assert_int_equal(f->s.affinity_broken, 0);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -176,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_state_follows),
 		cmocka_unit_test(test_broken_affinity),
 		cmocka_unit_test(test_own_mask_at_exec),
+		cmocka_unit_test(test_thread_sets_own_mask),
 	};
 
 	return cmocka_run_group_tests_name("affinity", tests, NULL, NULL);
