@@ -158,8 +158,8 @@ hostile: $(BIN)
 exec: $(BIN)
 	$(Q)tests/run-exec.sh $(BIN)
 
-record: $(BIN)
-	$(Q)tests/run-record.sh $(BIN)
+record: $(BIN) $(BUILD)/pinthreads
+	$(Q)tests/run-record.sh $(BIN) $(BUILD)/pinthreads
 	$(Q)tests/run-record-faults.sh $(BIN)
 
 # The fuzz corpora and every input that once failed, replayed by a plain build
@@ -206,6 +206,11 @@ dataset: $(BIN)
 $(BUILD)/mkzlib: tests/tools/mkzlib.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -Isrc/ingest $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
+
+# Threads that pin themselves one by one (tests/run-record.sh).
+$(BUILD)/pinthreads: tests/tools/pinthreads.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -pthread -o $@ $<
 
 # A copy of a trace as if recorded without sched_wakeup (tests/run-waking-only.sh).
 # A test tool, not schedreplay: built without the sanitizers, which would report

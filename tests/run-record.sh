@@ -5,11 +5,12 @@
 # tracing setup and the list of tracefs instances are as before.
 # Skips (exit 0) when not root or tracefs cannot be mounted.
 #
-# usage: tests/run-record.sh BIN
+# usage: tests/run-record.sh BIN [PINTHREADS]
 set -u
 bin=$(realpath "$1")
+pinthreads=${2:+$(realpath "$2")}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${SR_KEEP:-}" ] || rm -rf "$tmp"' EXIT
 pass=0 fail=0
 
 skip() {
@@ -157,6 +158,28 @@ forks = [d for d in forks if d["kind"] == "fork" and d["comm"].startswith("hackb
 assert len(forks) >= 10 and all(d["policies"][0]["cpu"] == 0 for d in forks), forks[:2]
 PY
 	then ok; else bad "record -- taskset: the workload's mask is not in the snapshot or not used"; fi
+fi
+
+# Threads that pin themselves one by one (tests/tools/pinthreads.c): each
+# thread's status is in the snapshot (proc/PID/task/TID/status, kept while it
+# ran) and its wakeups are replayed as the kernel's select_task_rq() does for
+# a task allowed one CPU.
+if [ -n "$pinthreads" ]; then
+	"$bin" record -o "$tmp/pt.dat" -- "$pinthreads" 4 100 >/dev/null 2>"$tmp/pterr"
+	if [ "$(cat "$tmp"/pt.dat.machine/proc/[0-9]*/task/[0-9]*/status 2>/dev/null |
+		grep -cx "Name:.pinthreads")" -ge 4 ] &&
+	   "$bin" analyze "$tmp/pt.dat" --topology "$tmp/pt.dat.machine" --decisions "$tmp/pt.nd" \
+		-o /dev/null 2>/dev/null && python3 - "$tmp/pt.nd" <<'PY'
+import json, sys
+ds = [json.loads(l) for l in open(sys.argv[1])]
+threads = {d["pid"] for d in ds if d["kind"] == "fork" and d["comm"] == "pinthreads"}
+wakeups = [d for d in ds if d["kind"] == "wakeup" and d["pid"] in threads]
+pinned = [d for d in wakeups if d["policies"][0]["decided_by"] == "not_allowed"]
+assert len(threads) == 4 and len(wakeups) >= 300 and len(pinned) == len(wakeups), \
+    (len(threads), len(wakeups), len(pinned))
+assert all(d["policies"][0]["cpu"] == d["cpu"] for d in pinned), "a pinned answer is not the kernel's"
+PY
+	then ok; else cat "$tmp/pterr"; bad "record -- pinthreads: the threads' masks are not in the snapshot or not used"; fi
 fi
 
 top_state >"$tmp/after"

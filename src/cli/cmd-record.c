@@ -280,27 +280,6 @@ static json_t *summary_json(const struct rec *r)
 			 "stored_bytes", (json_int_t)r->bytes);
 }
 
-/* COMMAND's status as last read while it ran, where the snapshot has none (it exited). */
-static void write_cmd_status(const struct rec *r, const char *dir)
-{
-	char path[PATH_MAX + 32];
-	FILE *f;
-
-	if (!r->cmd_status || r->cmd_pid <= 0 ||
-	    snprintf(path, sizeof(path), "%s/proc/%d", dir, (int)r->cmd_pid) >= (int)sizeof(path))
-		return;
-	if (mkdir(path, 0755) && errno != EEXIST)
-		return;
-	strcat(path, "/status");
-	if (!access(path, F_OK))
-		return;		/* still alive at the snapshot: its own copy */
-	f = fopen(path, "we");
-	if (!f)
-		return;
-	fputs(r->cmd_status, f);
-	fclose(f);
-}
-
 static int write_snapshot(const struct rec *r, json_t *sum)
 {
 	struct sr_snapshot_opts so = { .root = NULL, .extra = sum };
@@ -315,7 +294,7 @@ static int write_snapshot(const struct rec *r, json_t *sum)
 			strerror(-ret));
 		return ret;
 	}
-	write_cmd_status(r, dir);
+	sr_rec_status_write(r, dir);
 	fprintf(stderr, "schedreplay: wrote %s/ (%d files; %d missing or unreadable, listed in "
 		"%s)\n", dir, res.captured, res.missing, SR_SNAPSHOT_JSON);
 	json_object_set_new(sum, "snapshot", json_pack("{s:o, s:i, s:i}", "dir", sr_json_str(dir),
@@ -381,7 +360,7 @@ static void free_rec(struct rec *r)
 {
 	free(r->base);
 	free(r->stat);
-	free(r->cmd_status);
+	sr_rec_status_free(r);
 	json_decref(r->events);
 	json_decref(r->probe_status);
 }

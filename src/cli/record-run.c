@@ -166,40 +166,14 @@ static int next_signal(struct rec *r, const struct timespec *end, siginfo_t *si)
 	return sigtimedwait(&r->sigs, si, &left);
 }
 
-/*
- * COMMAND's proc/PID/status (its Cpus_allowed_list above all): a wrapper
- * such as taskset sets the mask after our fork and execs the program, and
- * the snapshot, taken when the recording ends, would miss it once COMMAND
- * has exited.  Read every POLL_NS while it runs and once more as a zombie.
- */
-#define POLL_NS	100000000L
-static void read_cmd_status(struct rec *r)
-{
-	char path[64], buf[8192];
-	ssize_t n, len = 0;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)r->cmd_pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	while (len < (ssize_t)sizeof(buf) - 1 &&
-	       (n = read(fd, buf + len, sizeof(buf) - 1 - (size_t)len)) > 0)
-		len += n;
-	close(fd);
-	if (len <= 0)
-		return;
-	buf[len] = '\0';
-	free(r->cmd_status);
-	r->cmd_status = strdup(buf);
-}
+#define POLL_NS	100000000L	/* COMMAND's tasks' status read this often */
 
 /* Handle one signal; true when recording is over. */
 static bool on_signal(struct rec *r, pid_t pid, int sig, const siginfo_t *si)
 {
 	if (sig == SIGCHLD) {
 		if (pid > 0)
-			read_cmd_status(r);	/* a zombie's status is still there */
+			sr_rec_status_poll(r);	/* a zombie's status is still there */
 		return pid > 0 && waitpid(pid, &r->status, WNOHANG) == pid;
 	}
 	if (sig == REC_SIG_READER)
@@ -246,7 +220,7 @@ static int wait_end(struct rec *r, pid_t pid)
 		}
 		sig = next_signal(r, until, &si);
 		if (sig < 0 && errno == EAGAIN && until == &poll) {
-			read_cmd_status(r);
+			sr_rec_status_poll(r);
 		} else if (sig < 0 && errno == EAGAIN) {
 			timed = false;
 			if (on_duration(r, pid))

@@ -44,6 +44,13 @@ struct cpu_stat {
 	unsigned long long read;	/* events the kernel handed the readers */
 };
 
+/* One of COMMAND's tasks: its proc status, as last read. */
+struct rec_task_status {
+	int tid;
+	char *text;
+};
+#define REC_MAX_CMD_TASKS	4096	/* COMMAND's threads followed, at most */
+
 struct rec {
 	const struct rec_opts *o;
 	char name[64];			/* instance name */
@@ -64,12 +71,21 @@ struct rec {
 	bool stream_failed;		/* a reader could not store pages: recording stopped */
 	int status;			/* COMMAND's wait status (0 without COMMAND) */
 	pid_t cmd_pid;			/* COMMAND's pid, 0 without */
-	char *cmd_status;		/* its proc/PID/status as last read while it ran */
+	/* its tasks' proc status as last read while they ran (record-status.c) */
+	struct rec_task_status *cmd_tasks;
+	size_t nr_cmd_tasks;
 	long long bytes;		/* pages stored by the readers */
 	/* failure report */
 	int code;
 	char msg[768];
 };
+
+/* record-status.c */
+/* Read the status of COMMAND's every thread (while it runs, once more as a zombie). */
+void sr_rec_status_poll(struct rec *r);
+/* Write those the snapshot in @dir lacks (tasks gone by then). */
+void sr_rec_status_write(const struct rec *r, const char *dir);
+void sr_rec_status_free(struct rec *r);
 
 /* cmd-record.c */
 /* Note a failure (exit @code, message) for the report; returns @ret. */
