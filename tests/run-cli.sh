@@ -101,6 +101,22 @@ mkdir -p "$tmp/noproc" && cp -a "$am/sys" "$am/schedreplay-snapshot.json" "$tmp/
 	2>/dev/null && cmp -s <(hb "$tmp/b.nd") <(hb "$tmp/c.nd") && ok || bad "--affinity $rec=0-1"
 "$bin" analyze "$af" --topology "$am" --affinity "$rec=2" -o /dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q "the trace has CPUs 0-1" "$tmp/err" && ok || bad "--affinity $rec=2 accepted"
+# Threads that pinned themselves one by one (fixtures/affinity/threads/, tests/tools/pinthreads.c):
+# each thread's proc/PID/task/TID/status gives its CPU, so every wakeup of one is bound there and
+# matches the kernel; its fork is placed under the mask it inherited (both CPUs).  One thread was
+# preempted on the CPU it left before it had set its mask: that is no broken mask.
+td=fixtures/affinity/threads
+"$bin" analyze $td/pinthreads.dat --topology $td/machine --decisions "$tmp/t.nd" -o "$tmp/t.json" \
+	2>/dev/null && python3 - "$tmp/t.nd" "$tmp/t.json" <<'PY' && ok || bad "pinned threads"
+import json, sys, collections
+ds = [json.loads(l) for l in open(sys.argv[1])]
+threads = {d["pid"] for d in ds if d["kind"] == "fork" and d["comm"] == "pinthreads"}
+c = collections.Counter((d["kind"], d["policies"][0]["decided_by"], d["policies"][0]["cpu"] == d["cpu"])
+                        for d in ds if d["pid"] in threads)
+assert len(threads) == 4 and c[("wakeup", "not_allowed", True)] == 413, c
+assert sum(v for k, v in c.items() if k[0] == "fork" and k[1] == "find_idlest") == 4, c
+assert json.load(open(sys.argv[2]))["affinity"]["broken"] == 0
+PY
 # The same on a real 6.12 scheduler (fixtures/qemu-affinity-6.12/): hackbench allowed half of
 # each LLC; with its status file no fork or wakeup of it is answered outside those CPUs.
 pd=fixtures/qemu-affinity-6.12/llc2-1s2d4c2t
