@@ -116,8 +116,9 @@ static void print_allowed(FILE *f, const struct sr_explain_cand *c)
 	char *buf = sr_explain_allowed_list(c);
 
 	if (buf)
-		fprintf(f, "  It may run on CPUs %s only (p->cpus_ptr: a per-CPU kthread's CPU, or "
-			"the affinity a snapshot or --affinity gave it or its parent).\n", buf);
+		fprintf(f, "  It may run on CPU%s %s only (p->cpus_ptr: a per-CPU kthread's CPU, or "
+			"the affinity a snapshot or --affinity gave it or its parent).\n",
+			sr_mask_weight(&c->allowed) == 1 ? "" : "s", buf);
 	free(buf);
 }
 
