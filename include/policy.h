@@ -111,6 +111,8 @@ struct sr_sis_fx {
 	int cpu_full_scan;		/* the answer a budget of the whole LLC gives, when the
 					 * estimate was smaller and it differs */
 	int full_scan_budget;		/* the least budget that gives it */
+	int cpu_cores_no_scan;		/* the answer has_idle_cores set with a budget of 0
+					 * gives, when the state's hint was a clear guess */
 	/*
 	 * And task_h_load()'s cache: the CPUs whose root h_load it read (the
 	 * waker's for current under WF_SYNC, task_cpu(p)), -1 none.

@@ -429,6 +429,8 @@ struct sr_ref {
 	int16_t full_scan_cpu[2];	/* the answer the whole LLC's budget gives, if other */
 	int16_t full_scan_budget[2];	/* the least budget that gives it */
 	int16_t scan_llc[2];		/* the LLC (llc_id) whose budget that is, -1 none */
+	int16_t cores_no_scan_cpu[2];	/* the answer has_idle_cores set and a budget of 0
+					 * give together, if other (the hint a clear guess) */
 	int16_t wide_alt_cpu;		/* the answer with the other wake_wide() result, if
 					 * other (its flips' bounds allow it), else -1 */
 	bool primary_wide;		/* the primary answer's wake_wide() was true */
@@ -537,6 +539,7 @@ struct sr_task {
 	int pend_cpu, pend_prev, pend_waker;
 	enum sr_wclass pend_cls;
 	int pend_migrations;
+	bool pend_followed;		/* the kernel's choice was known before the sched_wakeup */
 	int pend_ttwu_cpu;		/* CPU whose wakelist we assume holds it, -1 none */
 	int pend_flight_cpu;		/* CPU it is being enqueued on directly, -1 none */
 	bool pend_descheduled;		/* placed once it had left its CPU (wakeup.c) */

@@ -50,7 +50,7 @@ static void decision_reset(struct sr_decision *d, bool quiet)
 	d->waker_recent_cpu = -1;
 	d->waker_recent_maybe = false;
 	d->fx = (struct sr_sis_fx){ .target = -1, .recent_used_cpu = -1, .cpu_no_scan = -1,
-				  .cpu_full_scan = -1, .h_load_cpu = { -1, -1 } };
+				  .cpu_full_scan = -1, .cpu_cores_no_scan = -1, .h_load_cpu = { -1, -1 } };
 	d->alt_fx = d->fx;
 	d->stamp_turns = 0;
 	d->trail.n = 0;

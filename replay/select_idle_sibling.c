@@ -471,6 +471,28 @@ static bool scan_mattered(const struct sr_sis *s, int cpu, const struct sr_llc_v
 	return true;
 }
 
+/*
+ * A guessed clear has_idle_cores sent the search to select_idle_smt(), which
+ * found an idle sibling of prev: set, it skips that, and a budget of 0 then
+ * ends select_idle_cpu() at once (6.0+), answering the target — what
+ * neither hint alone gives.  @fx receives that answer when it differs.
+ */
+static bool both_hints_mattered(const struct sr_sis *s, int cpu, const struct sr_llc_view *llc,
+				struct sr_sis_fx *fx)
+{
+	int alt;
+
+	if (s->by != SR_BY_SIS_SMT || s->idle_cores || (llc && !llc->idle_cores_unknown) ||
+	    s->kver < SR_KV(6, 0) || !(s->feat & SR_F_SIS_UTIL) ||
+	    (llc && llc->nr_idle_scan >= 0 && !llc->nr_idle_scan_estimated))
+		return false;
+	alt = sis_what_if(s, true, 0);
+	if (alt == cpu)
+		return false;
+	fx->cpu_cores_no_scan = alt;
+	return true;
+}
+
 static unsigned int sis_depends(const struct sr_sis *s, int cpu, struct sr_sis_fx *fx)
 {
 	const struct sr_wake_ctx *ctx = s->ctx;
@@ -479,6 +501,8 @@ static unsigned int sis_depends(const struct sr_sis *s, int cpu, struct sr_sis_f
 
 	if ((!llc || llc->idle_cores_unknown) && sr_sis_smt_active(s->t) &&
 	    sis_what_if(s, true, -1) != cpu)
+		deps |= SR_DEP_IDLE_HINT;
+	if (both_hints_mattered(s, cpu, llc, fx))
 		deps |= SR_DEP_IDLE_HINT;
 	if (s->kver >= SR_KV(6, 0) && (s->feat & SR_F_SIS_UTIL) &&
 	    scan_mattered(s, cpu, llc, fx))
@@ -561,7 +585,7 @@ int sr_select_idle_sibling(const struct sr_policy *pol, const struct sr_wake_ctx
 	sis_init(&s, pol, ctx, prev, target, d->trail.off ? NULL : &d->trail);
 	cpu = sis_run(&s);
 	d->decided_by = s.by;
-	d->fx.cpu_no_scan = d->fx.cpu_full_scan = -1;
+	d->fx.cpu_no_scan = d->fx.cpu_full_scan = d->fx.cpu_cores_no_scan = -1;
 	deps = sis_depends(&s, cpu, &d->fx);
 	d->depends |= deps;
 	d->fx.target = target;

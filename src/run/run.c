@@ -68,6 +68,7 @@ static void fill_ref(const struct sr_run *r, const struct sr_wake_ctx *ctx,
 		ref->no_scan_budget[i] = (int16_t)fx[i]->no_scan_budget;
 		ref->full_scan_cpu[i] = (int16_t)fx[i]->cpu_full_scan;
 		ref->full_scan_budget[i] = (int16_t)fx[i]->full_scan_budget;
+		ref->cores_no_scan_cpu[i] = (int16_t)fx[i]->cpu_cores_no_scan;
 		ref->scan_llc[i] = (int16_t)(fx[i]->target >= 0 ?
 					     r->topo.cpu[fx[i]->target].llc_id : -1);
 	}

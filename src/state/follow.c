@@ -190,6 +190,30 @@ static void cores_unknown(struct sr_state *s, const struct sr_ref *r, const stru
 }
 
 /*
+ * The kernel chose the busy target where the answer found an idle sibling
+ * of prev under a has_idle_cores the state guessed clear: the hint was set
+ * (select_idle_smt() skipped) and SIS_UTIL's budget 0 (select_idle_cpu()
+ * returned before its scan), the only hints that answer so.  The state
+ * takes both as its guesses for the LLC: the wakeups that follow in a burst
+ * (one waker, one busy prev) find them again.
+ */
+static bool follow_both_hints(struct sr_state *s, const struct sr_ref *r, int cpu, uint64_t since)
+{
+	int llc;
+
+	if (!sr_st_cpu_ok(s, cpu) || (r->cores_no_scan_cpu[0] != cpu && r->cores_no_scan_cpu[1] != cpu))
+		return false;
+	llc = s->cfg.topo->cpu[cpu].llc_id;
+	if (!s->idle_cores_known[llc]) {
+		s->idle_cores[llc] = true;
+		s->idle_cores_held[llc] = true;
+	}
+	if (!sr_st_scan_read(s, llc, since))
+		s->scan[llc].value = 0;
+	return true;
+}
+
+/*
  * The waker's own recent_used_cpu, which 4.16 - 5.14 set to its CPU (@cpu)
  * in the fast path under want_affine: as the reference's answer left it,
  * unknown when the other wake_wide() answer would have left it otherwise.
@@ -228,7 +252,8 @@ void sr_st_follow_ref(struct sr_state *s, struct sr_task *p, struct sr_task *wak
 	if (r->wide_factor && r->wide_alt_cpu >= 0)
 		weigh_wide(s, p, waker, r, cpu, m0 || m1);
 	if (!m0 && !m1) {
-		cores_unknown(s, r, p, cpu, prev, waker_cpu);
+		if (!follow_both_hints(s, r, cpu, p->probe.valid ? p->probe.ts : UINT64_MAX))
+			cores_unknown(s, r, p, cpu, prev, waker_cpu);
 		if (cpu != prev)
 			p->v.recent_used_cpu = cpu != waker_cpu && r->stores_prev ? prev : -1;
 		else if (prev == waker_cpu && busy_waker(s, waker, prev))

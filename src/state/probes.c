@@ -288,6 +288,7 @@ static int on_select_ret(struct sr_state *s, const struct sr_event *ev)
 {
 	struct sr_cpu_state *c = &s->cpu[ev->cpu];
 	struct sr_task *p = c->sel_pid > 0 ? sr_state_task(s, c->sel_pid) : NULL;
+	int ret;
 
 	c->sel_pid = -1;
 	c->thl_pid = -1;
@@ -299,10 +300,14 @@ static int on_select_ret(struct sr_state *s, const struct sr_event *ev)
 		p->probe.ret_cpu = ev->target_cpu;
 	if (p->exec.valid && p->exec.probed && p->exec.kernel_cpu < 0 && p->exec.from == ev->cpu)
 		return sr_st_exec_select_ret(s, p, ev);
-	if (!p->pending || !p->pend_deferred)
-		return 0;
-	s->probes.at_select++;
-	return sr_st_place_deferred(s, p);
+	if (p->pending && p->pend_deferred) {
+		s->probes.at_select++;
+		ret = sr_st_place_deferred(s, p);
+		if (ret)
+			return ret;
+	}
+	sr_st_follow_early(s, p, ev->target_cpu);
+	return 0;
 }
 
 /* The kernel's WF_SYNC for @p's placement, when a probe recorded it. */

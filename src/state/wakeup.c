@@ -307,6 +307,7 @@ int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev)
 	p->pend_prev_idle = sr_st_cpu_ok(s, ev->target_cpu) && !s->rq[ev->target_cpu].curr_pid &&
 			    !s->rq[ev->target_cpu].nr_running;
 	p->pend_ref.valid = false;
+	p->pend_followed = false;
 	p->pend_ev = *ev;		/* a running task's wakeup may become a placement */
 	p->pend_descheduled = false;
 	p->pend_wakelist = SR_WL_NONE;
@@ -465,7 +466,7 @@ int sr_st_emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_eve
 		if (!w.in_lost_window)
 			s->wc.outside_actual[w.actual]++;
 		w.index = ++s->nr_placed;
-		if (paired)
+		if (paired && !p->pend_followed)
 			sr_st_follow_ref(s, p, sr_st_waker(s, w.waker_pid, w.waker_cpu), w.cpu,
 					 w.prev_cpu, w.waker_cpu);
 		if (p->v.last_switch_out && w.ts >= p->v.last_switch_out) {
@@ -637,6 +638,23 @@ int sr_st_on_wakeup_new(struct sr_state *s, const struct sr_event *ev)
 	return ret;
 }
 
+/*
+ * The kernel's choice @cpu for @p's pending wakeup is known before its
+ * sched_wakeup (which a wakelist delays until the target runs its IPI):
+ * srqf_ret, or the sched_migrate_task that set_task_cpu() emits on the
+ * waker's CPU.  What it tells (follow.c) holds for the wakeups the same
+ * waker goes on to make meanwhile.
+ */
+void sr_st_follow_early(struct sr_state *s, struct sr_task *p, int cpu)
+{
+	if (!p->pending || p->pend_followed || p->pend_cls != SR_W_PLACED ||
+	    !p->pend_ref.valid || !sr_st_cpu_ok(s, cpu))
+		return;
+	p->pend_followed = true;
+	sr_st_follow_ref(s, p, sr_st_waker(s, p->pend_waker, p->pend_cpu), cpu, p->pend_prev,
+			 p->pend_cpu);
+}
+
 int sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev)
 {
 	struct sr_task *p = sr_st_task_get(s, ev->pid);
@@ -665,6 +683,7 @@ int sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev)
 	if (p->pending && ev->cpu == p->pend_cpu) {
 		p->pend_migrations++;
 		sr_st_conc_selected(s, p);
+		sr_st_follow_early(s, p, ev->dest_cpu);
 		if (p->pend_ttwu_cpu >= 0 || p->pend_flight_cpu >= 0 || p->pend_cls == SR_W_PLACED)
 			ttwu_mark(s, p, p->pend_cpu, ev->dest_cpu);
 	}

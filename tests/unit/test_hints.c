@@ -700,7 +700,7 @@ static struct sr_ref scan_ref(int cpu, int no_scan, int no_budget, int full, int
 		.no_scan_budget = { (int16_t)no_budget, (int16_t)no_budget },
 		.full_scan_cpu = { (int16_t)full, (int16_t)full },
 		.full_scan_budget = { (int16_t)full_budget, (int16_t)full_budget },
-		.scan_llc = { 0, 0 }, .wide_alt_cpu = -1 };
+		.scan_llc = { 0, 0 }, .cores_no_scan_cpu = { -1, -1 }, .wide_alt_cpu = -1 };
 }
 
 static void test_nr_idle_scan_learnt(void **state)
@@ -723,6 +723,58 @@ static void test_nr_idle_scan_learnt(void **state)
 	waking(f, 6000, 0, 101, "wakee", 3, 100, false);
 	assert_int_equal(f->nr_placements, 3);
 	assert_int_equal(f->ctx.llc[0].nr_idle_scan, 1);
+	fx_free(f);
+}
+
+/*
+ * The kernel's choice is known at the sched_migrate_task set_task_cpu()
+ * emits on the waker's CPU, long before a wakelist's sched_wakeup: the
+ * budget it implies holds for the waker's next wakeup meanwhile, and the
+ * sched_wakeup does not take the lesson twice.
+ */
+static void test_learnt_at_selection(void **state)
+{
+	struct fx *f = fx_new();
+
+	sw(f, 1000, 0, 0, "", 100, "waker");
+	sw(f, 1000, 3, 0, "", 101, "wakee");
+	sw(f, 2000, 3, 101, "wakee", 0, "");
+	sw(f, 1000, 1, 0, "", 102, "other");
+	sw(f, 2000, 1, 102, "other", 0, "");
+	f->next_ref = scan_ref(1, -1, 0, 2, 2);
+	waking(f, 3000, 0, 101, "wakee", 3, 100, false);
+	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 3010, .cpu = 0, .pid = 101,
+				 .prio = 120, .orig_cpu = 3, .dest_cpu = 2, .common_pid = 100 });
+	assert_int_equal(f->s.scan[0].value, 2);
+	f->s.scan[0].value = 3;		/* the sched_wakeup must not follow it again */
+	f->next_ref = scan_ref(1, -1, 0, 2, 2);
+	waking(f, 3020, 0, 102, "other", 1, 100, false);
+	assert_int_equal(f->nr_placements, 2);
+	wakeup(f, 9000, 2, 101, 2);
+	assert_int_equal(f->s.scan[0].value, 3);
+	fx_free(f);
+}
+
+/*
+ * The kernel kept the wakee on its busy prev where the answer took the idle
+ * sibling through select_idle_smt() under a has_idle_cores guessed clear:
+ * only the hint set and a budget of 0 together answer so (6.0+), and the
+ * state takes both for the LLC.
+ */
+static void test_both_hints_learnt(void **state)
+{
+	struct fx *f = fx_new();
+
+	sw(f, 1000, 3, 0, "", 103, "busy");	/* CPU 2 goes idle with its sibling busy */
+	waker_and_sleeper(f);
+	assert_false(f->s.idle_cores_known[0]);
+	f->next_ref = scan_ref(3, -1, 0, -1, 0);
+	f->next_ref.cores_no_scan_cpu[0] = f->next_ref.cores_no_scan_cpu[1] = 2;
+	waking(f, 3000, 0, 101, "wakee", 2, 100, false);
+	wakeup(f, 3100, 0, 101, 2);
+	assert_int_equal(f->s.scan[0].value, 0);
+	assert_true(f->s.idle_cores[0]);
+	assert_false(f->s.idle_cores_known[0]);
 	fx_free(f);
 }
 
@@ -813,6 +865,8 @@ int main(void)
 		cmocka_unit_test(test_wide_lessons_scored),
 		cmocka_unit_test(test_nr_idle_scan_start),
 		cmocka_unit_test(test_nr_idle_scan_learnt),
+		cmocka_unit_test(test_learnt_at_selection),
+		cmocka_unit_test(test_both_hints_learnt),
 		cmocka_unit_test(test_nr_idle_scan),
 	};
 
