@@ -661,6 +661,7 @@ struct sr_cpu_state {
 	uint64_t switches;
 	uint32_t idle_gen;		/* times it went idle: clears maybe_delayed */
 	int sel_pid;			/* pid whose select_task_rq_fair() is open here, -1 */
+	int ttwu_pid;			/* pid whose try_to_wake_up() is open here, -1 */
 	int thl_pid;			/* pid whose task_h_load() is open here, -1 */
 	uint64_t probe_load;		/* cpu_load() a probe read for the open select, or
 					 * UINT64_MAX */

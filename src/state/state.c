@@ -219,6 +219,7 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 	if (ret)
 		return ret;
 	sr_st_blocked_refresh(s);
+	sr_st_ttwu_returned(s, ev);
 	switch (ev->type) {
 	case SR_EV_SWITCH:
 		ret = sr_st_on_switch(s, ev);

@@ -313,6 +313,7 @@ int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev)
 	p->pend_wakelist = SR_WL_NONE;
 	if (p->pend_cls == SR_W_PLACED)
 		ret = select_begins(s, p);
+	s->cpu[ev->cpu].ttwu_pid = p->pend_cls == SR_W_PLACED ? p->v.pid : -1;
 	/*
 	 * A task first seen now (it predates the trace, or lost events hid it)
 	 * is most likely asleep: ttwu_queue() queues it to prev's wakelist as a
@@ -653,6 +654,32 @@ void sr_st_follow_early(struct sr_state *s, struct sr_task *p, int cpu)
 	p->pend_followed = true;
 	sr_st_follow_ref(s, p, sr_st_waker(s, p->pend_waker, p->pend_cpu), cpu, p->pend_prev,
 			 p->pend_cpu);
+}
+
+/*
+ * @ev is the first event on its CPU since a placed wakeup's sched_waking
+ * there: try_to_wake_up() runs with interrupts off and records only its
+ * task's sched_migrate_task and sched_wakeup (and the probes of its
+ * select_task_rq_fair()), so any other event says it has returned — and
+ * with no migration, the kernel chose the task's own CPU.
+ */
+void sr_st_ttwu_returned(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_cpu_state *c;
+	struct sr_task *p;
+
+	if (!sr_st_cpu_ok(s, ev->cpu) || s->cpu[ev->cpu].ttwu_pid <= 0 ||
+	    (ev->type >= SR_EV_SELECT && ev->type <= SR_EV_IDLEST_GROUP_RET))
+		return;
+	c = &s->cpu[ev->cpu];
+	p = sr_state_task(s, c->ttwu_pid);
+	if (ev->pid == c->ttwu_pid && (ev->type == SR_EV_MIGRATE || ev->type == SR_EV_WAKEUP)) {
+		c->ttwu_pid = -1;
+		return;
+	}
+	c->ttwu_pid = -1;
+	if (p && p->pending && p->pend_cpu == ev->cpu && !p->pend_migrations && !p->pend_deferred)
+		sr_st_follow_early(s, p, p->pend_prev);
 }
 
 int sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev)

@@ -756,6 +756,30 @@ static void test_learnt_at_selection(void **state)
 }
 
 /*
+ * No sched_migrate_task for the wakee before the waker's CPU records
+ * anything else: try_to_wake_up() returned and kept the task on prev, a
+ * choice known long before the wakelist's sched_wakeup.  Here prev (3) is
+ * what a budget of 0 gives, and the state learns it at the waker's switch.
+ */
+static void test_learnt_prev_at_return(void **state)
+{
+	struct fx *f = fx_new();
+
+	sw(f, 1000, 0, 0, "", 100, "waker");
+	sw(f, 1000, 3, 0, "", 101, "wakee");
+	sw(f, 2000, 3, 101, "wakee", 0, "");
+	f->next_ref = scan_ref(1, 3, 1, -1, 0);
+	waking(f, 3000, 0, 101, "wakee", 3, 100, false);
+	assert_int_not_equal(f->s.scan[0].value, 1);
+	sw(f, 3050, 0, 100, "waker", 0, "");
+	assert_int_equal(f->s.scan[0].value, 1);
+	f->s.scan[0].value = 4;		/* the sched_wakeup must not follow it again */
+	wakeup(f, 9000, 3, 101, 3);
+	assert_int_equal(f->s.scan[0].value, 4);
+	fx_free(f);
+}
+
+/*
  * The kernel kept the wakee on its busy prev where the answer took the idle
  * sibling through select_idle_smt() under a has_idle_cores guessed clear:
  * only the hint set and a budget of 0 together answer so (6.0+), and the
@@ -866,6 +890,7 @@ int main(void)
 		cmocka_unit_test(test_nr_idle_scan_start),
 		cmocka_unit_test(test_nr_idle_scan_learnt),
 		cmocka_unit_test(test_learnt_at_selection),
+		cmocka_unit_test(test_learnt_prev_at_return),
 		cmocka_unit_test(test_both_hints_learnt),
 		cmocka_unit_test(test_nr_idle_scan),
 	};
