@@ -207,10 +207,11 @@ $(BUILD)/mkzlib: tests/tools/mkzlib.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -Isrc/ingest $(ALL_LDFLAGS) -o $@ $< $(LIB) $(PKG_LIBS)
 
-# Threads that pin themselves one by one (tests/run-record.sh).
+# Threads that pin themselves one by one (tests/run-record.sh): a workload, built
+# without the sanitizers, whose runtimes would add threads of their own.
 $(BUILD)/pinthreads: tests/tools/pinthreads.c
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -pthread -o $@ $<
+	$(call quiet,CC,$<)$(CC) $(filter-out $(SANFLAGS),$(ALL_CFLAGS)) $(LDFLAGS) -pthread -o $@ $<
 
 # A copy of a trace as if recorded without sched_wakeup (tests/run-waking-only.sh).
 # A test tool, not schedreplay: built without the sanitizers, which would report

@@ -169,10 +169,15 @@ if [ -n "$pinthreads" ]; then
 	if [ "$(cat "$tmp"/pt.dat.machine/proc/[0-9]*/task/[0-9]*/status 2>/dev/null |
 		grep -cx "Name:.pinthreads")" -ge 4 ] &&
 	   "$bin" analyze "$tmp/pt.dat" --topology "$tmp/pt.dat.machine" --decisions "$tmp/pt.nd" \
-		-o /dev/null 2>/dev/null && python3 - "$tmp/pt.nd" <<'PY'
-import json, sys
+		-o /dev/null 2>/dev/null && python3 - "$tmp/pt.nd" "$tmp"/pt.dat.machine/proc/[0-9]*/task/[0-9]*/status <<'PY'
+import json, re, sys
 ds = [json.loads(l) for l in open(sys.argv[1])]
-threads = {d["pid"] for d in ds if d["kind"] == "fork" and d["comm"] == "pinthreads"}
+# the threads the snapshot shows pinned to one CPU
+threads = set()
+for path in sys.argv[2:]:
+    text = open(path).read()
+    if re.search(r"^Name:\tpinthreads$", text, re.M) and re.search(r"^Cpus_allowed_list:\t\d+$", text, re.M):
+        threads.add(int(re.search(r"^Pid:\t(\d+)$", text, re.M).group(1)))
 wakeups = [d for d in ds if d["kind"] == "wakeup" and d["pid"] in threads]
 pinned = [d for d in wakeups if d["policies"][0]["decided_by"] == "not_allowed"]
 assert len(threads) == 4 and len(wakeups) >= 300 and len(pinned) == len(wakeups), \
