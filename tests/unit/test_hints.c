@@ -12,13 +12,18 @@
 #include <cmocka.h>
 #include "state-fx.h"
 
-/* A waker (100) running on CPU 0; its wakee (101) asleep after running on CPU 2. */
-static struct sr_task *waker_and_sleeper(struct fx *f)
+/* A waker (100) running on CPU 0; its wakee (101) asleep after running on @cpu. */
+static struct sr_task *waker_and_sleeper_on(struct fx *f, int cpu)
 {
 	sw(f, 1000, 0, 0, "", 100, "waker");
-	sw(f, 1000, 2, 0, "", 101, "wakee");
-	sw(f, 2000, 2, 101, "wakee", 0, "");
+	sw(f, 1000, cpu, 0, "", 101, "wakee");
+	sw(f, 2000, cpu, 101, "wakee", 0, "");
 	return sr_state_task(&f->s, 101);
+}
+
+static struct sr_task *waker_and_sleeper(struct fx *f)
+{
+	return waker_and_sleeper_on(f, 2);
 }
 
 /*
@@ -736,9 +741,7 @@ static void test_learnt_at_selection(void **state)
 {
 	struct fx *f = fx_new();
 
-	sw(f, 1000, 0, 0, "", 100, "waker");
-	sw(f, 1000, 3, 0, "", 101, "wakee");
-	sw(f, 2000, 3, 101, "wakee", 0, "");
+	waker_and_sleeper_on(f, 3);
 	sw(f, 1000, 1, 0, "", 102, "other");
 	sw(f, 2000, 1, 102, "other", 0, "");
 	f->next_ref = scan_ref(1, -1, 0, 2, 2);
@@ -765,9 +768,7 @@ static void test_learnt_prev_at_return(void **state)
 {
 	struct fx *f = fx_new();
 
-	sw(f, 1000, 0, 0, "", 100, "waker");
-	sw(f, 1000, 3, 0, "", 101, "wakee");
-	sw(f, 2000, 3, 101, "wakee", 0, "");
+	waker_and_sleeper_on(f, 3);
 	f->next_ref = scan_ref(1, 3, 1, -1, 0);
 	waking(f, 3000, 0, 101, "wakee", 3, 100, false);
 	assert_int_not_equal(f->s.scan[0].value, 1);
