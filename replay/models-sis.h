@@ -59,6 +59,13 @@ struct sr_step *sr_sis_step(const struct sr_sis *s, const char *fn, const char *
 			    const char *result, int cpu);
 /* Record @cpu as the answer of a predicate-based pick (avail vs sched_idle). */
 void sr_sis_pick(struct sr_sis *s, int cpu, enum sr_decider by);
+/* A search of @target for the wakee of @ctx (prev @prev); @trail may be NULL (a what-if). */
+void sr_sis_init(struct sr_sis *s, const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+		 int prev, int target, struct sr_trail *trail);
+/* The era's select_idle_sibling() body: the CPU it answers. */
+int sr_sis_run(struct sr_sis *s);
+/* select_idle_sibling-deps.c: the unknown inputs @cpu, the answer, depends on (enum sr_dep). */
+unsigned int sr_sis_depends(const struct sr_sis *s, int cpu, struct sr_sis_fx *fx);
 
 /*
  * The target/prev/kthread/recent_used_cpu/asym prefix; a CPU, or SR_SIS_NONE

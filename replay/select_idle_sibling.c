@@ -6,7 +6,8 @@
  *   the target / prev / per-CPU kthread (5.6+) / recent_used_cpu (4.16+)
  *   tests; select_idle_capacity() and asym_fits_capacity() (5.7+) over
  *   sd_asym_cpucapacity (SD_ASYM_CPUCAPACITY_FULL from 5.14);
- *   and the dispatch to the era bodies of select_idle_sibling-{4.9,5.12,6.0}.c.
+ *   and the dispatch to the era bodies of select_idle_sibling-{4.9,5.12,6.0}.c
+ *   (what an answer depends on: select_idle_sibling-deps.c).
  * Not modelled: CONFIG_SCHED_CLUSTER (6.6+; our topology has no cluster
  * level), core scheduling cookies (5.14+), uclamp (utilisation is p->util_avg).
  */
@@ -379,7 +380,7 @@ int sr_sis_prefix(struct sr_sis *s)
 
 /* ---- dispatch ---- */
 
-static int sis_run(struct sr_sis *s)
+int sr_sis_run(struct sr_sis *s)
 {
 	if (s->kver < SR_KV(5, 12))
 		return sr_select_idle_sibling_49(s);
@@ -388,8 +389,8 @@ static int sis_run(struct sr_sis *s)
 	return sr_select_idle_sibling_60(s);
 }
 
-static void sis_init(struct sr_sis *s, const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
-		     int prev, int target, struct sr_trail *trail)
+void sr_sis_init(struct sr_sis *s, const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+		 int prev, int target, struct sr_trail *trail)
 {
 	const struct sr_llc_view *llc = ctx->llc ? &ctx->llc[target] : NULL;
 
@@ -409,117 +410,6 @@ static void sis_init(struct sr_sis *s, const struct sr_policy *pol, const struct
 	s->idle_cores = llc ? llc->has_idle_cores : true;
 	s->nr_idle_scan = llc && llc->nr_idle_scan >= 0 ? llc->nr_idle_scan
 							: sr_llc_size(ctx->topo, target);
-}
-
-/* The answer under another has_idle_cores (@flip_cores) or nr_idle_scan (@scan >= 0), silently. */
-static int sis_what_if(const struct sr_sis *s, bool flip_cores, int scan)
-{
-	struct sr_sis alt;
-
-	sis_init(&alt, s->pol, s->ctx, s->prev, s->target, NULL);
-	/* the same checks on the same runqueues: only their answer is needed here */
-	alt.prefix = s->prefix;
-	if (flip_cores)
-		alt.idle_cores = !s->idle_cores;
-	if (scan >= 0)
-		alt.nr_idle_scan = scan;
-	return sis_run(&alt);
-}
-
-/* The smallest budget in [@lo, @hi] whose answer is @cpu (@hi's is). */
-static int least_budget(const struct sr_sis *s, int cpu, int lo, int hi)
-{
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-
-		if (sis_what_if(s, false, mid) == cpu)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return hi;
-}
-
-/*
- * An unknown budget may be 0; an estimated one anything from 0 to the whole
- * LLC.  @fx receives the answers a budget of 0 and of the whole LLC give,
- * when they differ.
- */
-static bool scan_mattered(const struct sr_sis *s, int cpu, const struct sr_llc_view *llc,
-			  struct sr_sis_fx *fx)
-{
-	int full = sr_llc_size(s->t, s->target), alt;
-	bool mattered = false;
-
-	if (llc && llc->nr_idle_scan >= 0 && !llc->nr_idle_scan_estimated)
-		return false;
-	if (s->nr_idle_scan != 0) {
-		alt = sis_what_if(s, false, 0);
-		if (alt != cpu) {
-			fx->cpu_no_scan = alt;
-			fx->no_scan_budget = least_budget(s, cpu, 1, s->nr_idle_scan) - 1;
-			mattered = true;
-		}
-	}
-	if (!llc || !llc->nr_idle_scan_estimated || s->nr_idle_scan >= full)
-		return mattered;
-	alt = sis_what_if(s, false, full);
-	if (alt == cpu)
-		return mattered;
-	fx->cpu_full_scan = alt;
-	fx->full_scan_budget = least_budget(s, alt, s->nr_idle_scan + 1, full);
-	return true;
-}
-
-/*
- * A guessed clear has_idle_cores sent the search to select_idle_smt(), which
- * found an idle sibling of prev: set, it skips that, and a budget of 0 then
- * ends select_idle_cpu() at once (6.0+), answering the target — what
- * neither hint alone gives.  @fx receives that answer when it differs.
- */
-static bool both_hints_mattered(const struct sr_sis *s, int cpu, const struct sr_llc_view *llc,
-				struct sr_sis_fx *fx)
-{
-	int alt;
-
-	if (s->by != SR_BY_SIS_SMT || s->idle_cores || (llc && !llc->idle_cores_unknown) ||
-	    s->kver < SR_KV(6, 0) || !(s->feat & SR_F_SIS_UTIL) ||
-	    (llc && llc->nr_idle_scan >= 0 && !llc->nr_idle_scan_estimated))
-		return false;
-	alt = sis_what_if(s, true, 0);
-	if (alt == cpu)
-		return false;
-	fx->cpu_cores_no_scan = alt;
-	return true;
-}
-
-static unsigned int sis_depends(const struct sr_sis *s, int cpu, struct sr_sis_fx *fx)
-{
-	const struct sr_wake_ctx *ctx = s->ctx;
-	const struct sr_llc_view *llc = ctx->llc ? &ctx->llc[s->target] : NULL;
-	unsigned int deps = 0;
-
-	if ((!llc || llc->idle_cores_unknown) && sr_sis_smt_active(s->t) &&
-	    sis_what_if(s, true, -1) != cpu)
-		deps |= SR_DEP_IDLE_HINT;
-	if (both_hints_mattered(s, cpu, llc, fx))
-		deps |= SR_DEP_IDLE_HINT;
-	if (s->kver >= SR_KV(6, 0) && (s->feat & SR_F_SIS_UTIL) &&
-	    scan_mattered(s, cpu, llc, fx))
-		deps |= SR_DEP_IDLE_HINT;
-	if (s->recent_unknown)
-		deps |= SR_DEP_RECENT_CPU;
-	if (s->scan_cost_mattered)
-		deps |= SR_DEP_SCAN_COST;
-	if (s->relied_avail)
-		deps |= ctx->unknown & SR_DEP_VCPU;
-	if (s->used_allowed)
-		deps |= ctx->unknown & SR_DEP_AFFINITY;
-	if (s->used_topo)
-		deps |= ctx->unknown & SR_DEP_TOPOLOGY;
-	if (ctx->rq[cpu].uncertain)
-		deps |= SR_DEP_LOST_EVENTS;
-	return deps;
 }
 
 static bool cpu_ok(const struct sr_wake_ctx *ctx, int cpu)
@@ -582,11 +472,11 @@ int sr_select_idle_sibling(const struct sr_policy *pol, const struct sr_wake_ctx
 		return -EOPNOTSUPP;
 	if (d->trail.off && memo_take(d, ctx, prev, target, &cpu))
 		return cpu;
-	sis_init(&s, pol, ctx, prev, target, d->trail.off ? NULL : &d->trail);
-	cpu = sis_run(&s);
+	sr_sis_init(&s, pol, ctx, prev, target, d->trail.off ? NULL : &d->trail);
+	cpu = sr_sis_run(&s);
 	d->decided_by = s.by;
 	d->fx.cpu_no_scan = d->fx.cpu_full_scan = d->fx.cpu_cores_no_scan = -1;
-	deps = sis_depends(&s, cpu, &d->fx);
+	deps = sr_sis_depends(&s, cpu, &d->fx);
 	d->depends |= deps;
 	d->fx.target = target;
 	d->fx.recent_used_cpu = s.recent_out;

@@ -5,7 +5,9 @@
  * tells which hints its select_idle_sibling() left — p->recent_used_cpu,
  * has_idle_cores, SIS_UTIL's budget — and which WF_SYNC value and
  * wake_wide() result the wakeup had; when neither matched, only what must
- * have happened is kept.
+ * have happened is kept.  Taken as soon as the trace shows the choice (its
+ * migrate, srqf_ret, or try_to_wake_up() returning), not at a sched_wakeup
+ * a wakelist delays.
  */
 #include "state-priv.h"
 
@@ -276,4 +278,47 @@ void sr_st_follow_ref(struct sr_state *s, struct sr_task *p, struct sr_task *wak
 		s->idle_cores_known[llc] = r->no_scan_cpu[k] >= 0;
 		s->idle_cores_held[llc] = !s->idle_cores_known[llc];
 	}
+}
+
+/*
+ * The kernel's choice @cpu for @p's pending wakeup is known before its
+ * sched_wakeup (which a wakelist delays until the target runs its IPI):
+ * srqf_ret, or the sched_migrate_task that set_task_cpu() emits on the
+ * waker's CPU.  What it tells (follow.c) holds for the wakeups the same
+ * waker goes on to make meanwhile.
+ */
+void sr_st_follow_early(struct sr_state *s, struct sr_task *p, int cpu)
+{
+	if (!p->pending || p->pend_followed || p->pend_cls != SR_W_PLACED ||
+	    !p->pend_ref.valid || !sr_st_cpu_ok(s, cpu))
+		return;
+	p->pend_followed = true;
+	sr_st_follow_ref(s, p, sr_st_waker(s, p->pend_waker, p->pend_cpu), cpu, p->pend_prev,
+			 p->pend_cpu);
+}
+
+/*
+ * @ev is the first event on its CPU since a placed wakeup's sched_waking
+ * there: try_to_wake_up() runs with interrupts off and records only its
+ * task's sched_migrate_task and sched_wakeup (and the probes of its
+ * select_task_rq_fair()), so any other event says it has returned — and
+ * with no migration, the kernel chose the task's own CPU.
+ */
+void sr_st_ttwu_returned(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_cpu_state *c;
+	struct sr_task *p;
+
+	if (!sr_st_cpu_ok(s, ev->cpu) || s->cpu[ev->cpu].ttwu_pid <= 0 ||
+	    (ev->type >= SR_EV_SELECT && ev->type <= SR_EV_IDLEST_GROUP_RET))
+		return;
+	c = &s->cpu[ev->cpu];
+	p = sr_state_task(s, c->ttwu_pid);
+	if (ev->pid == c->ttwu_pid && (ev->type == SR_EV_MIGRATE || ev->type == SR_EV_WAKEUP)) {
+		c->ttwu_pid = -1;
+		return;
+	}
+	c->ttwu_pid = -1;
+	if (p && p->pending && p->pend_cpu == ev->cpu && !p->pend_migrations && !p->pend_deferred)
+		sr_st_follow_early(s, p, p->pend_prev);
 }

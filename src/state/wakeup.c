@@ -639,49 +639,6 @@ int sr_st_on_wakeup_new(struct sr_state *s, const struct sr_event *ev)
 	return ret;
 }
 
-/*
- * The kernel's choice @cpu for @p's pending wakeup is known before its
- * sched_wakeup (which a wakelist delays until the target runs its IPI):
- * srqf_ret, or the sched_migrate_task that set_task_cpu() emits on the
- * waker's CPU.  What it tells (follow.c) holds for the wakeups the same
- * waker goes on to make meanwhile.
- */
-void sr_st_follow_early(struct sr_state *s, struct sr_task *p, int cpu)
-{
-	if (!p->pending || p->pend_followed || p->pend_cls != SR_W_PLACED ||
-	    !p->pend_ref.valid || !sr_st_cpu_ok(s, cpu))
-		return;
-	p->pend_followed = true;
-	sr_st_follow_ref(s, p, sr_st_waker(s, p->pend_waker, p->pend_cpu), cpu, p->pend_prev,
-			 p->pend_cpu);
-}
-
-/*
- * @ev is the first event on its CPU since a placed wakeup's sched_waking
- * there: try_to_wake_up() runs with interrupts off and records only its
- * task's sched_migrate_task and sched_wakeup (and the probes of its
- * select_task_rq_fair()), so any other event says it has returned — and
- * with no migration, the kernel chose the task's own CPU.
- */
-void sr_st_ttwu_returned(struct sr_state *s, const struct sr_event *ev)
-{
-	struct sr_cpu_state *c;
-	struct sr_task *p;
-
-	if (!sr_st_cpu_ok(s, ev->cpu) || s->cpu[ev->cpu].ttwu_pid <= 0 ||
-	    (ev->type >= SR_EV_SELECT && ev->type <= SR_EV_IDLEST_GROUP_RET))
-		return;
-	c = &s->cpu[ev->cpu];
-	p = sr_state_task(s, c->ttwu_pid);
-	if (ev->pid == c->ttwu_pid && (ev->type == SR_EV_MIGRATE || ev->type == SR_EV_WAKEUP)) {
-		c->ttwu_pid = -1;
-		return;
-	}
-	c->ttwu_pid = -1;
-	if (p && p->pending && p->pend_cpu == ev->cpu && !p->pend_migrations && !p->pend_deferred)
-		sr_st_follow_early(s, p, p->pend_prev);
-}
-
 int sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev)
 {
 	struct sr_task *p = sr_st_task_get(s, ev->pid);
