@@ -124,6 +124,12 @@ int sr_topo_from_json(struct sr_topo *t, struct sr_machine *m, const json_t *roo
 #define SR_SNAPSHOT_JSON	"schedreplay-snapshot.json"
 #define SR_SNAPSHOT_SCHEMA	"schedreplay-snapshot/1"
 
+/* A file as read earlier, while the task it describes ran: @rel (below the root) holds @text. */
+struct sr_snapshot_file {
+	const char *rel;
+	const char *text;
+};
+
 struct sr_snapshot_opts {
 	/*
 	 * Root to copy from: NULL or "/" for this machine.  Any other
@@ -133,6 +139,13 @@ struct sr_snapshot_opts {
 	const char *root;
 	/* Members merged into schedreplay-snapshot.json; borrowed, may be NULL. */
 	json_t *extra;
+	/*
+	 * Files of tasks that may have exited before the snapshot (record's
+	 * COMMAND): each written, and listed as captured, where the root no
+	 * longer had it.  Borrowed.
+	 */
+	const struct sr_snapshot_file *kept;
+	size_t nr_kept;
 };
 
 struct sr_snapshot_result {

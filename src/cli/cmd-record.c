@@ -282,7 +282,8 @@ static json_t *summary_json(const struct rec *r)
 
 static int write_snapshot(const struct rec *r, json_t *sum)
 {
-	struct sr_snapshot_opts so = { .root = NULL, .extra = sum };
+	struct sr_snapshot_opts so = { .root = NULL, .extra = sum, .kept = r->cmd_files,
+				       .nr_kept = r->nr_cmd_files };
 	struct sr_snapshot_result res = { 0, 0 };
 	char dir[PATH_MAX];
 	int ret;
@@ -294,7 +295,6 @@ static int write_snapshot(const struct rec *r, json_t *sum)
 			strerror(-ret));
 		return ret;
 	}
-	sr_rec_status_write(r, dir);
 	fprintf(stderr, "schedreplay: wrote %s/ (%d files; %d missing or unreadable, listed in "
 		"%s)\n", dir, res.captured, res.missing, SR_SNAPSHOT_JSON);
 	json_object_set_new(sum, "snapshot", json_pack("{s:o, s:i, s:i}", "dir", sr_json_str(dir),

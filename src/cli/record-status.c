@@ -7,14 +7,12 @@
  * recording ends, misses every task that has exited by then.
  */
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include "record.h"
 
 #define STATUS_MAX	8192
@@ -38,34 +36,33 @@ static char *read_text(const char *path)
 	return strdup(buf);
 }
 
-/* Keep @text (owned) as @tid's latest status; dropped when there is no room. */
-static void keep(struct rec *r, int tid, char *text)
+/* Keep @text (owned) as the latest contents of @rel; dropped when there is no room. */
+static void keep(struct rec *r, const char *rel, char *text)
 {
-	struct rec_task_status *t;
+	struct sr_snapshot_file *f;
 	size_t i;
 
-	for (i = 0; i < r->nr_cmd_tasks && r->cmd_tasks[i].tid != tid; i++)
+	for (i = 0; i < r->nr_cmd_files && strcmp(r->cmd_files[i].rel, rel); i++)
 		;
-	if (i == r->nr_cmd_tasks) {
-		if (r->nr_cmd_tasks == REC_MAX_CMD_TASKS) {
+	if (i == r->nr_cmd_files) {
+		char *name = r->nr_cmd_files < REC_MAX_CMD_TASKS ? strdup(rel) : NULL;
+
+		f = name ? realloc(r->cmd_files, (i + 1) * sizeof(*f)) : NULL;
+		if (!f) {
+			free(name);
 			free(text);
 			return;
 		}
-		t = realloc(r->cmd_tasks, (r->nr_cmd_tasks + 1) * sizeof(*t));
-		if (!t) {
-			free(text);
-			return;
-		}
-		r->cmd_tasks = t;
-		r->cmd_tasks[r->nr_cmd_tasks++] = (struct rec_task_status){ tid, NULL };
+		r->cmd_files = f;
+		r->cmd_files[r->nr_cmd_files++] = (struct sr_snapshot_file){ name, NULL };
 	}
-	free(r->cmd_tasks[i].text);
-	r->cmd_tasks[i].text = text;
+	free((char *)r->cmd_files[i].text);
+	r->cmd_files[i].text = text;
 }
 
 void sr_rec_status_poll(struct rec *r)
 {
-	char path[64];
+	char path[64], rel[64];
 	struct dirent *e;
 	DIR *d;
 
@@ -83,61 +80,25 @@ void sr_rec_status_poll(struct rec *r)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/task/%ld/status", (int)r->cmd_pid, tid);
 		text = read_text(path);
-		if (text)
-			keep(r, (int)tid, text);
+		if (!text)
+			continue;
+		/* where the snapshot keeps it: the leader's proc/PID/status, else under task/ */
+		if (tid == r->cmd_pid)
+			snprintf(rel, sizeof(rel), "proc/%ld/status", tid);
+		else
+			snprintf(rel, sizeof(rel), "proc/%d/task/%ld/status", (int)r->cmd_pid, tid);
+		keep(r, rel, text);
 	}
 	closedir(d);
 }
 
-/* mkdir for each directory of @path below @from (a prefix of it, which exists). */
-static int make_dirs(char *path, size_t from)
-{
-	for (char *p = strchr(path + from, '/'); p; p = strchr(p + 1, '/')) {
-		*p = '\0';
-		if (mkdir(path, 0755) && errno != EEXIST) {
-			*p = '/';
-			return -errno;
-		}
-		*p = '/';
-	}
-	return 0;
-}
-
-/* Where the snapshot keeps @tid's status: the leader's proc/PID/status, else under task/. */
-static int status_path(const struct rec *r, const char *dir, int tid, char *buf, size_t size)
-{
-	int n = tid == r->cmd_pid ?
-		snprintf(buf, size, "%s/proc/%d/status", dir, tid) :
-		snprintf(buf, size, "%s/proc/%d/task/%d/status", dir, (int)r->cmd_pid, tid);
-
-	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
-}
-
-void sr_rec_status_write(const struct rec *r, const char *dir)
-{
-	char path[PATH_MAX];
-
-	for (size_t i = 0; i < r->nr_cmd_tasks; i++) {
-		const struct rec_task_status *t = &r->cmd_tasks[i];
-		FILE *f;
-
-		if (!t->text || status_path(r, dir, t->tid, path, sizeof(path)) ||
-		    !access(path, F_OK) ||		/* still alive at the snapshot: its own copy */
-		    make_dirs(path, strlen(dir) + 1))
-			continue;
-		f = fopen(path, "we");
-		if (!f)
-			continue;
-		fputs(t->text, f);
-		fclose(f);
-	}
-}
-
 void sr_rec_status_free(struct rec *r)
 {
-	for (size_t i = 0; i < r->nr_cmd_tasks; i++)
-		free(r->cmd_tasks[i].text);
-	free(r->cmd_tasks);
-	r->cmd_tasks = NULL;
-	r->nr_cmd_tasks = 0;
+	for (size_t i = 0; i < r->nr_cmd_files; i++) {
+		free((char *)r->cmd_files[i].rel);
+		free((char *)r->cmd_files[i].text);
+	}
+	free(r->cmd_files);
+	r->cmd_files = NULL;
+	r->nr_cmd_files = 0;
 }

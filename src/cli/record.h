@@ -44,11 +44,6 @@ struct cpu_stat {
 	unsigned long long read;	/* events the kernel handed the readers */
 };
 
-/* One of COMMAND's tasks: its proc status, as last read. */
-struct rec_task_status {
-	int tid;
-	char *text;
-};
 #define REC_MAX_CMD_TASKS	4096	/* COMMAND's threads followed, at most */
 
 struct rec {
@@ -71,9 +66,9 @@ struct rec {
 	bool stream_failed;		/* a reader could not store pages: recording stopped */
 	int status;			/* COMMAND's wait status (0 without COMMAND) */
 	pid_t cmd_pid;			/* COMMAND's pid, 0 without */
-	/* its tasks' proc status as last read while they ran (record-status.c) */
-	struct rec_task_status *cmd_tasks;
-	size_t nr_cmd_tasks;
+	/* its tasks' proc status as last read while they ran (record-status.c; owned) */
+	struct sr_snapshot_file *cmd_files;
+	size_t nr_cmd_files;
 	long long bytes;		/* pages stored by the readers */
 	/* failure report */
 	int code;
@@ -81,10 +76,11 @@ struct rec {
 };
 
 /* record-status.c */
-/* Read the status of COMMAND's every thread (while it runs, once more as a zombie). */
+/*
+ * Read the status of COMMAND's every thread (while it runs, once more as a
+ * zombie) into r->cmd_files, which the snapshot writes where a task is gone.
+ */
 void sr_rec_status_poll(struct rec *r);
-/* Write those the snapshot in @dir lacks (tasks gone by then). */
-void sr_rec_status_write(const struct rec *r, const char *dir);
 void sr_rec_status_free(struct rec *r);
 
 /* cmd-record.c */

@@ -58,13 +58,19 @@ static bool restricted(const struct sr_root *root, const char *rel, int nr_cpus,
 	return n > 0 && n < nr_cpus;
 }
 
-/* The task a status file describes: TID of proc/PID/task/TID/status, else PID. */
-static int pid_of(const char *rel)
+static int pid_at(const char *s)
 {
-	const char *task = strstr(rel, "/task/");
-	long v = strtol(task ? task + strlen("/task/") : rel + strlen("proc/"), NULL, 10);
+	long v = strtol(s, NULL, 10);
 
 	return v > 0 && v <= INT_MAX ? (int)v : 0;
+}
+
+int sr_proc_status_task(const char *rel, int *tgid)
+{
+	const char *task = strstr(rel, "/task/");
+
+	*tgid = pid_at(rel + strlen("proc/"));
+	return task ? pid_at(task + strlen("/task/")) : *tgid;
 }
 
 /* Append the restricted masks of @rel_pattern's files to *@a (*@n used, *@cap allocated). */
@@ -94,7 +100,7 @@ static int load_pattern(const struct sr_root *root, const char *rel_pattern, int
 	}
 	for (size_t i = 0; i < g.gl_pathc; i++) {
 		const char *rel = g.gl_pathv[i] + skip;
-		int pid = pid_of(rel);
+		int tgid, pid = sr_proc_status_task(rel, &tgid);
 
 		if (pid && restricted(root, rel, nr_cpus, &(*a)[*n].mask))
 			(*a)[(*n)++].pid = pid;

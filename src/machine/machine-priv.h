@@ -38,6 +38,14 @@ bool sr_root_is_dir(const struct sr_root *r, const char *rel);
 /* The whole of a small file, NUL-terminated, in *@out (free it); 0 or -errno. */
 int sr_root_read(const struct sr_root *r, const char *rel, char **out);
 
+/* ------------------------------------------------------------ affinity.c */
+
+/*
+ * The task proc/PID/status or proc/PID/task/TID/status (@rel) describes:
+ * TID, else PID; its thread group PID in *@tgid (0: not a pid).
+ */
+int sr_proc_status_task(const char *rel, int *tgid);
+
 /* ------------------------------------------------------------ load*.c: reading a snapshot */
 
 #define CPU_DIR		"sys/devices/system/cpu"

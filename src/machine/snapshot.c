@@ -28,10 +28,9 @@
  */
 static bool other_thread(const char *rel)
 {
-	long pid = strtol(rel + strlen("proc/"), NULL, 10);
-	const char *task = strstr(rel, "/task/");
+	int tgid;
 
-	return task && strtol(task + strlen("/task/"), NULL, 10) != pid;
+	return sr_proc_status_task(rel, &tgid) != tgid;
 }
 
 /* Copied when present; relative to the machine root. */
@@ -230,6 +229,29 @@ static int capture_pattern(struct snap_out *s, const char *pattern, const char *
 	if (!ret && !found)
 		ret = note_missing(s, pattern, absent);
 	return ret;
+}
+
+/* A file read earlier (@f), where the copy found none: its task has exited. */
+static int capture_kept(struct snap_out *s, const struct sr_snapshot_file *f)
+{
+	char dst[PATH_MAX];
+	int fd, ret;
+
+	if (!f->rel || !f->text || f->rel[0] == '/' || strstr(f->rel, ".."))
+		return 0;
+	ret = join(dst, sizeof(dst), s->dir, f->rel);
+	if (ret || !access(dst, F_OK))
+		return ret;		/* still alive at the snapshot: its own copy */
+	ret = make_parents(s, f->rel);
+	if (ret)
+		return ret;
+	fd = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	ret = write_all(fd, f->text, strlen(f->text));
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret ? ret : list_add(s->captured, sr_json_str(f->rel));
 }
 
 static int by_name(const FTSENT **a, const FTSENT **b)
@@ -450,6 +472,8 @@ int sr_snapshot_write(const char *dir, const struct sr_snapshot_opts *opts,
 	}
 	for (size_t i = 0; !ret && i < sizeof(items) / sizeof(items[0]); i++)
 		ret = capture_pattern(&s, items[i].pattern, items[i].absent, items[i].keep);
+	for (size_t i = 0; !ret && opts && i < opts->nr_kept; i++)
+		ret = capture_kept(&s, &opts->kept[i]);
 	if (!ret)
 		ret = capture_debugfs(&s);
 	if (!ret)

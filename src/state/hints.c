@@ -103,15 +103,18 @@ const struct sr_cpumask *sr_st_affinity_of(const struct sr_state *s, int pid)
  */
 void sr_st_affinity_seen(struct sr_state *s, struct sr_task *t, int cpu)
 {
+	bool parent_allows;
+
 	if (!t->allowed || sr_mask_test(t->allowed, cpu))
 		return;
+	parent_allows = !t->parent_allowed || sr_mask_test(t->parent_allowed, cpu);
 	/*
 	 * A child runs where its fork put it, under its parent's mask, until it
 	 * sets its own (a thread's pthread_setaffinity_np(), taskset's): on a CPU
 	 * that mask excludes, it sleeps until the stopper (migration_cpu_stop())
 	 * wakes it where the mask allows, its first wakeup.
 	 */
-	if (t->own_unset && (!t->parent_allowed || sr_mask_test(t->parent_allowed, cpu)))
+	if (t->own_unset && parent_allows)
 		return;
 	/*
 	 * A child whose own mask (the snapshot's) did not hold yet: taskset, numactl
@@ -119,8 +122,7 @@ void sr_st_affinity_seen(struct sr_state *s, struct sr_task *t, int cpu)
 	 * their own, so the mask may be taken one exec too early.  Its parent's
 	 * until its next exec.
 	 */
-	if (t->allowed == t->own_allowed &&
-	    (!t->parent_allowed || sr_mask_test(t->parent_allowed, cpu))) {
+	if (t->allowed == t->own_allowed && parent_allows) {
 		t->allowed = t->parent_allowed;
 		t->own_at_exec = true;
 	} else {

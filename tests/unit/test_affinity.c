@@ -61,6 +61,47 @@ static void test_load(void **state)
 	assert_null(a);
 }
 
+/*
+ * A snapshot of a root where thread 31 of process 30 and process 40 have
+ * exited: record's earlier reads of their status are written (and listed
+ * as captured), a live task's own copy is not overwritten, and the loader
+ * reads the thread's mask.
+ */
+static void test_snapshot_kept_files(void **state)
+{
+	char root[] = "/tmp/sr-aff-root-XXXXXX", snap[64];
+	const struct sr_snapshot_file kept[] = {
+		{ "proc/30/task/31/status", STATUS("1") },
+		{ "proc/40/status", STATUS("2-3") },
+		{ "proc/30/status", STATUS("0") },	/* alive: the machine's copy wins */
+		{ "../escape", "x" },			/* not below the snapshot */
+	};
+	struct sr_snapshot_opts so = { .root = root, .kept = kept, .nr_kept = 4 };
+	struct sr_affinity *a;
+	char path[128], *captured;
+	json_t *json;
+
+	assert_non_null(mkdtemp(root));
+	put(root, "proc/30/status", STATUS("0-3"));
+	snprintf(snap, sizeof(snap), "%s/snap", root);
+	assert_int_equal(sr_snapshot_write(snap, &so, NULL), 0);
+	assert_int_equal(sr_affinity_load(snap, 4, &a), 2);
+	assert_int_equal(a[0].pid, 31);
+	assert_int_equal(sr_mask_first(&a[0].mask), 1);
+	assert_int_equal(a[1].pid, 40);
+	free(a);
+	snprintf(path, sizeof(path), "%s/" SR_SNAPSHOT_JSON, snap);
+	json = json_load_file(path, 0, NULL);
+	assert_non_null(json);
+	captured = json_dumps(json_object_get(json, "captured"), 0);
+	assert_non_null(strstr(captured, "\"proc/30/task/31/status\""));
+	assert_non_null(strstr(captured, "\"proc/40/status\""));
+	assert_null(strstr(captured, "escape"));
+	free(captured);
+	json_decref(json);
+	drop(root);
+}
+
 static struct sr_affinity aff(int pid, const char *list)
 {
 	struct sr_affinity a = { .pid = pid };
@@ -226,6 +267,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_snapshot_kept_files),
 		cmocka_unit_test(test_state_follows),
 		cmocka_unit_test(test_broken_affinity),
 		cmocka_unit_test(test_own_mask_at_exec),
