@@ -116,19 +116,19 @@ static int pinned_not_fair(const struct sr_wake_ctx *ctx, struct sr_decision *d,
  * changes; that answer's own unknowns always.
  */
 static int wide_alt(const struct sr_policy *pol, const struct sr_wake_ctx *c,
-		    enum sr_tristate sync, struct sr_decision *d, unsigned int dep)
+		    enum sr_tristate sync, struct sr_decision *d, unsigned int dep,
+		    struct sr_decision *alt)
 {
-	struct sr_decision alt;
-	int ret = decide_once(pol, c, sync, &alt, true, d->sis_memo);
+	int ret = decide_once(pol, c, sync, alt, true, d->sis_memo);
 
 	if (ret)
 		return ret;
-	d->depends |= alt.depends | alt.stamp_turns;
-	if (alt.cpu != d->cpu) {
+	d->depends |= alt->depends | alt->stamp_turns;
+	if (alt->cpu != d->cpu) {
 		d->depends |= dep;
 		/* the evidence weigh_wide() learns from: the flips alone */
 		if (!(dep & SR_DEP_SYNC))
-			d->wide_alt_cpu = alt.cpu;
+			d->wide_alt_cpu = alt->cpu;
 	}
 	return 0;
 }
@@ -137,6 +137,7 @@ static int wide_what_if(const struct sr_policy *pol, const struct sr_wake_ctx *c
 			struct sr_decision *d)
 {
 	struct sr_wake_ctx c = *ctx;
+	struct sr_decision alt;
 	enum sr_tristate primary;
 	int ret;
 
@@ -144,11 +145,20 @@ static int wide_what_if(const struct sr_policy *pol, const struct sr_wake_ctx *c
 		return 0;
 	c.force_wide = d->wide ? -1 : 1;
 	primary = ctx->sync != SR_UNKNOWN ? ctx->sync : d->sync_assumed ? SR_YES : SR_NO;
-	ret = wide_alt(pol, &c, primary, d, SR_DEP_WAKEE_FLIPS);
+	ret = wide_alt(pol, &c, primary, d, SR_DEP_WAKEE_FLIPS, &alt);
 	if (ret || ctx->sync != SR_UNKNOWN)
 		return ret;
+	/*
+	 * An answer that never read WF_SYNC (the wide road: no wake_affine())
+	 * is the same under the other value: what that run would add is known.
+	 */
+	if (!alt.sync_used) {
+		if (alt.cpu != d->cpu)
+			d->depends |= SR_DEP_WAKEE_FLIPS | SR_DEP_SYNC;
+		return 0;
+	}
 	return wide_alt(pol, &c, primary == SR_YES ? SR_NO : SR_YES, d,
-			SR_DEP_WAKEE_FLIPS | SR_DEP_SYNC);
+			SR_DEP_WAKEE_FLIPS | SR_DEP_SYNC, &alt);
 }
 
 /*

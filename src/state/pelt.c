@@ -64,9 +64,10 @@ double sr_pelt_decay(uint64_t dt)
  */
 #define NOHZ_BLOCKED_NS		32000000ULL	/* LOAD_AVG_PERIOD ms */
 
+/* Through int64_t: a signed conversion is one instruction, the unsigned one branches. */
 static unsigned long round_pos(double v)
 {
-	return v > 0 ? (unsigned long)(v + 0.5) : 0;
+	return v > 0 ? (unsigned long)(int64_t)(v + 0.5) : 0;
 }
 
 static bool k_stale(const struct sr_state *s, int cpu, uint64_t now)

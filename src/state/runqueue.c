@@ -8,11 +8,14 @@
 #include <stdlib.h>
 #include "state-priv.h"
 
-/* se.avg as the kernel keeps it: the fractions scaled by weight and capacity. */
+/*
+ * se.avg as the kernel keeps it: the fractions scaled by weight and capacity
+ * (both fractions are in [0, 1]: the signed conversion is exact and cheaper).
+ */
 void sr_st_task_avgs(struct sr_task *t)
 {
-	t->v.load_avg = (unsigned long)(t->load_frac * (double)t->v.weight + 0.5);
-	t->v.util_avg = (unsigned long)(t->util_frac * (double)SR_CAPACITY_SCALE + 0.5);
+	t->v.load_avg = (unsigned long)(int64_t)(t->load_frac * (double)t->v.weight + 0.5);
+	t->v.util_avg = (unsigned long)(int64_t)(t->util_frac * (double)SR_CAPACITY_SCALE + 0.5);
 }
 
 /* Advance the task's PELT fractions to @now under its current state. */
