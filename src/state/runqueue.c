@@ -366,6 +366,21 @@ void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state s
 		sr_st_cpu_kupdate(s, t->v.cpu);
 }
 
+/*
+ * A balancer moved @t, which the trace shows asleep: a 6.12 delayed dequeue
+ * left it queued, so attach_task() enqueued it on its new CPU at once
+ * (attach_entity_load_avg() from enqueue_entity(): last_update_time was 0),
+ * an update of that cfs_rq, with no wakeup to wait for.
+ */
+void sr_st_task_attached(struct sr_state *s, struct sr_task *t)
+{
+	if (t->state != SR_T_SLEEPING || !sr_st_cpu_ok(s, t->v.cpu))
+		return;
+	attach_end(s, t);
+	t->pelt_held = false;
+	sr_st_cpu_kupdate(s, t->v.cpu);
+}
+
 /* A prio change while queued must move the task's weight in the rq sums too. */
 void sr_st_task_set_prio(struct sr_state *s, struct sr_task *t, int prio)
 {

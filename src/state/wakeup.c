@@ -672,6 +672,8 @@ int sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev)
 			ttwu_mark(s, p, p->pend_cpu, ev->dest_cpu);
 	}
 	sr_st_task_move(s, p, p->state, ev->dest_cpu);
+	if (!p->pending)
+		sr_st_task_attached(s, p);
 	/* a balancer's move: the analyses read both sides' groups (work-conservation.c) */
 	if (!p->pending)
 		sr_st_cpu_advance_all(s);

@@ -312,6 +312,26 @@ static void test_moved_sleeper_attached_at_enqueue(void **state)
 }
 
 /*
+ * A balancer moves only queued tasks; one the trace shows asleep was left
+ * queued by 6.12's delayed dequeue, and attach_task() enqueues it on the
+ * puller at once: its load is in that cfs_rq without a wakeup (measured on
+ * the qemu-probes-6.12 srrec_sock-own.dat trace, CPU 7 at 91.6207 s).
+ */
+static void test_pulled_sleeper_attached_at_once(void **state)
+{
+	struct fx *f = fx_new();
+
+	(void)state;
+	sw(f, 1 * MS, 2, 0, "swapper/2", 200, "t200");
+	sw(f, 401 * MS, 2, 200, "t200", 0, "swapper/2");	/* sleeps with load ~1000 */
+	sw(f, 402 * MS, 0, 0, "swapper/0", 300, "t300");
+	migrate(f, 403 * MS, 0, 200, 2, 0, 300);		/* CPU 0's balancer: no waking */
+	assert_true(load_read(f, 0) > 500);
+	assert_true(util_read(f, 0) > 500);
+	fx_free(f);
+}
+
+/*
  * update_cfs_rq_h_load(): the first task_h_load() of a jiffy on CPU 0
  * caches its root load_avg as h_load; reads later in that jiffy scale by
  * it though the load has moved, the next jiffy's first read recaches.
@@ -480,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_dead_task_leaves_at_idle_tick),
 		cmocka_unit_test(test_wakeup_move_updates_early),
 		cmocka_unit_test(test_moved_sleeper_attached_at_enqueue),
+		cmocka_unit_test(test_pulled_sleeper_attached_at_once),
 		cmocka_unit_test(test_h_load_cached_per_jiffy),
 		cmocka_unit_test(test_dequeued_before_waking),
 		cmocka_unit_test(test_migrated_sleeper_synced_to_old_cpu),
