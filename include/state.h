@@ -822,6 +822,10 @@ struct sr_task_slot {
 
 #define SR_CONC_MAX	64
 
+/* How late a stalling machine's ticks are taken to be: sr_st_ipi_delivered(). */
+#define SR_TICK_LATE_PCT	95.0
+#define SR_TICK_LATE_MAX_NS	100000000ULL
+
 struct sr_state {
 	struct sr_state_cfg cfg;
 	struct sr_rq *rq;		/* nr_cpus model views */
@@ -856,8 +860,9 @@ struct sr_state {
 	uint64_t next_blocked;		/* the next nohz blocked-load update of idle CPUs */
 	/*
 	 * How late a busy CPU's tick may be: a jiffy, or on a machine whose
-	 * CPUs stall (an overcommitted VM: ipi_late) the 90th percentile of
-	 * the wakelist IPIs' delivery (src/state/pelt.c).
+	 * CPUs stall (an overcommitted VM: ipi_late) the SR_TICK_LATE_PCT
+	 * percentile of the wakelist IPIs' delivery, at most SR_TICK_LATE_MAX_NS
+	 * (src/state/pelt.c).
 	 */
 	uint64_t tick_late_ns;
 	/*

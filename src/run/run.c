@@ -466,11 +466,11 @@ static void check_ticks(struct sr_run *r)
 
 	if (late <= jiffy)
 		return;
-	sr_run_warn(r, "wakeups queued to another CPU arrived late (90th percentile %.1f ms over "
+	sr_run_warn(r, "wakeups queued to another CPU arrived late (%.0fth percentile %.1f ms over "
 		    "%llu): the CPUs stall, as on an overcommitted VM, and so do their ticks; a busy "
 		    "CPU's load is read as of its last update seen up to %.1f ms before",
-		    (double)late / 1e6, (unsigned long long)r->state.ipi_late.count,
-		    (double)late / 1e6);
+		    SR_TICK_LATE_PCT, (double)sr_hist_pct(&r->state.ipi_late, SR_TICK_LATE_PCT) / 1e6,
+		    (unsigned long long)r->state.ipi_late.count, (double)late / 1e6);
 }
 
 void sr_run_end(struct sr_run *r, uint64_t end)
