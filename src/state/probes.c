@@ -175,27 +175,36 @@ static void on_hload(struct sr_state *s, const struct sr_event *ev)
 }
 
 /*
+ * The kernel's cfs_rq->avg of @cpu, as a probe read it, taken as the CPU's
+ * averages.  The read leaves out the sleepers moved here whose enqueue has
+ * not come yet (attach_entity_load_avg() runs from their enqueue_entity(),
+ * a wakelist's later), which the state's sums already hold (attach_load):
+ * they stay on top, so that cpu_load() reads the probe's value now and
+ * gains them at their sched_wakeup.
+ */
+static void take_cpu_avgs(struct sr_state *s, int cpu, uint64_t load, uint64_t util)
+{
+	struct sr_cpu_state *c = &s->cpu[cpu];
+
+	c->load_avg = (double)load + c->attach_load;
+	if (util != UINT64_MAX)
+		c->util_avg = (double)util + c->attach_util;
+	sr_st_cpu_kupdate(s, cpu);
+}
+
+/*
  * Use the kernel's cpu_load() of prev (srqf) and this (thl of current) for
  * the placement, and take them as the CPUs' PELT from now on.
  */
 void sr_st_probe_cpu_loads(struct sr_state *s, struct sr_task *p, int this_cpu)
 {
-	struct sr_cpu_state *c;
-
 	if (s->cfg.probes_measure_only || s->nr_groups)
 		return;
-	if (p->probe.valid && p->probe.prev_load != UINT64_MAX && sr_st_cpu_ok(s, p->v.cpu)) {
-		c = &s->cpu[p->v.cpu];
-		c->load_avg = (double)p->probe.prev_load;
-		if (p->probe.prev_util != UINT64_MAX)
-			c->util_avg = (double)p->probe.prev_util;
-		sr_st_cpu_kupdate(s, p->v.cpu);
-	}
+	if (p->probe.valid && p->probe.prev_load != UINT64_MAX && sr_st_cpu_ok(s, p->v.cpu))
+		take_cpu_avgs(s, p->v.cpu, p->probe.prev_load, p->probe.prev_util);
 	if (sr_st_cpu_ok(s, this_cpu) && s->cpu[this_cpu].probe_load != UINT64_MAX) {
-		c = &s->cpu[this_cpu];
-		c->load_avg = (double)c->probe_load;
-		c->probe_load = UINT64_MAX;
-		sr_st_cpu_kupdate(s, this_cpu);
+		take_cpu_avgs(s, this_cpu, s->cpu[this_cpu].probe_load, UINT64_MAX);
+		s->cpu[this_cpu].probe_load = UINT64_MAX;
 	}
 }
 

@@ -378,6 +378,46 @@ static void test_llc_idle_cores(void **state)
 	fx_free(f);
 }
 
+/*
+ * A probe's cpu_load() of prev is the kernel's cfs_rq->avg: it leaves out
+ * a sleeper moved there whose enqueue (a wakelist's) has not come yet.
+ * The placement reads the probe's value, and the sleeper's load joins at
+ * its sched_wakeup.
+ */
+static void test_prev_load_pending_attach(void **state)
+{
+	struct fx *f = fx_probes(false);
+	unsigned long moved;
+
+	sw(f, 1000000, 0, 0, "swapper/0", 100, "waker");
+	sw(f, 1000000, 1, 0, "swapper/1", 102, "mover");
+	sw(f, 1000000, 2, 0, "swapper/2", 101, "wakee");
+	sw(f, 399000000, 1, 102, "mover", 0, "swapper/1");
+	sw(f, 400000000, 2, 101, "wakee", 0, "swapper/2");
+	/* 100 wakes 102 onto CPU 2 through its wakelist: no sched_wakeup yet */
+	waking(f, 401000000, 0, 102, "mover", 1, 100, false);
+	srqf(f, 401001000, 0, 100, 102, WF_TTWU, UINT64_MAX, UINT64_MAX);
+	srqf_ret(f, 401002000, 0, 100, 2);
+	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 401003000, .cpu = 0, .pid = 102,
+				 .prio = 120, .orig_cpu = 1, .dest_cpu = 2, .common_pid = 100 });
+	moved = sr_state_task(&f->s, 102)->v.load_avg;
+	assert_true(moved > 500);
+	/* then 101, asleep on CPU 2, whose select read CPU 2's cpu_load() at 700 */
+	waking(f, 401010000, 0, 101, "wakee", 2, 100, false);
+	ev(f, (struct sr_event){ .type = SR_EV_SELECT, .ts = 401011000, .cpu = 0, .pid = 101,
+				 .common_pid = 100, .wake_flags = WF_TTWU, .load_avg = UINT64_MAX,
+				 .util_avg = UINT64_MAX, .cpu_load = 700, .cpu_util = UINT64_MAX,
+				 .flips = UINT64_MAX, .flip_ts = UINT64_MAX, .jiffies = UINT64_MAX });
+	srqf_ret(f, 401012000, 0, 100, 2);
+	assert_int_equal(f->nr_placements, 2);
+	assert_int_equal(f->s.rq[2].load_avg, 700);
+	/* 102's enqueue on CPU 2 attaches it */
+	wakeup(f, 401013000, 2, 102, 2);
+	sr_st_cpu_advance(&f->s, 2, f->s.now);
+	assert_in_range(f->s.rq[2].load_avg, 700 + moved - 5, 700 + moved + 5);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_maybe_delayed),
 		cmocka_unit_test(test_llc_scan),
 		cmocka_unit_test(test_llc_idle_cores),
+		cmocka_unit_test(test_prev_load_pending_attach),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
