@@ -328,6 +328,15 @@ int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev)
 	return ret;
 }
 
+/*
+ * The deferred placement replays; the task is then taken to be queued to
+ * prev.  Not when a probe's srqf_ret named another CPU: try_to_wake_up()
+ * queues the task to the CPU it selected (ttwu_queue() after
+ * set_task_cpu(); rq->ttwu_pending, 126c2092e5c8, is that CPU's), so
+ * nothing waits on prev, and the target is marked at the
+ * sched_migrate_task — which a vCPU stalled in between delays by
+ * milliseconds.
+ */
 int sr_st_place_deferred(struct sr_state *s, struct sr_task *p)
 {
 	struct sr_event ev = p->pend_ev;
@@ -335,7 +344,10 @@ int sr_st_place_deferred(struct sr_state *s, struct sr_task *p)
 
 	p->pend_deferred = false;
 	ret = sr_st_run_placement(s, p, &ev, SR_WAKE_TTWU, ev.target_cpu, &p->dec, 0);
-	ttwu_mark(s, p, ev.cpu, ev.target_cpu);
+	if (p->probe.valid && p->probe.ret_cpu >= 0 && p->probe.ret_cpu != ev.target_cpu)
+		sr_st_ttwu_unmark(s, p);
+	else
+		ttwu_mark(s, p, ev.cpu, ev.target_cpu);
 	return ret;
 }
 

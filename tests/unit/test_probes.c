@@ -418,6 +418,35 @@ static void test_prev_load_pending_attach(void **state)
 	fx_free(f);
 }
 
+/*
+ * try_to_wake_up() queues a task to the CPU its select returned: while a
+ * stalled waker has yet to set_task_cpu() it elsewhere (srqf_ret before
+ * its sched_migrate_task), nothing waits on prev, which stays idle for
+ * other placements.  A select that kept prev queues it there.
+ */
+static void test_select_elsewhere_leaves_prev(void **state)
+{
+	struct fx *f = fx_probes(false);
+
+	setup(f);
+	waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
+	srqf(f, 500001000, 0, 100, 101, WF_TTWU, 321, 123);
+	srqf_ret(f, 500002000, 0, 100, 3);
+	assert_int_equal(f->nr_placements, 1);
+	assert_false(f->s.rq[2].ttwu_pending);
+	assert_int_equal(f->s.cpu[2].in_flight, 0);
+	assert_true(sr_rq_idle(&f->s.rq[2]));
+	fx_free(f);
+
+	f = fx_probes(false);
+	setup(f);
+	waking(f, 500000000, 0, 101, "wakee", 2, 100, false);
+	srqf(f, 500001000, 0, 100, 101, WF_TTWU, 321, 123);
+	srqf_ret(f, 500002000, 0, 100, 2);
+	assert_true(f->s.rq[2].ttwu_pending || f->s.cpu[2].in_flight);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -432,6 +461,7 @@ int main(void)
 		cmocka_unit_test(test_llc_scan),
 		cmocka_unit_test(test_llc_idle_cores),
 		cmocka_unit_test(test_prev_load_pending_attach),
+		cmocka_unit_test(test_select_elsewhere_leaves_prev),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
