@@ -6,6 +6,8 @@
  * prev_state as 4 or 8 bytes).
  */
 #include <errno.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "trace-priv.h"
@@ -90,6 +92,106 @@ static void plan(struct fplan *p, const struct tep_format_field *f)
 		p->shift = 64 - 8 * f->size;
 }
 
+/* ------------------------------------------------------------ copies */
+
+/*
+ * How an op copies its field: the common cases as plain loads (a 4 or 8
+ * byte number into an int keeps its low 4 bytes whatever its sign, an
+ * 8-byte one into a u64 all of them), the rest through the number.
+ */
+enum { OP_I32, OP_U64, OP_COMM15, OP_COMM, OP_INT, OP_NUM64, OP_IRQ };
+enum { D_NONE, D_INT, D_U64, D_COMM, D_IRQ };
+
+#define D(m, k) { offsetof(struct sr_event, m), k }
+
+/* Where each field goes; D_NONE: decoded by hand (prev_state, exec's filename). */
+static const struct { uint16_t off; uint8_t kind; } dst_of[F_NR] = {
+	[F_PID] = D(pid, D_INT), [F_PRIO] = D(prio, D_INT), [F_COMM] = D(comm, D_COMM),
+	[F_TARGET] = D(target_cpu, D_INT), [F_SUCCESS] = D(success, D_INT),
+	[F_NEXT_PID] = D(next_pid, D_INT), [F_NEXT_PRIO] = D(next_prio, D_INT),
+	[F_NEXT_COMM] = D(next_comm, D_COMM), [F_ORIG] = D(orig_cpu, D_INT),
+	[F_DEST] = D(dest_cpu, D_INT), [F_CHILD_PID] = D(child_pid, D_INT),
+	[F_CHILD_COMM] = D(next_comm, D_COMM), [F_RUNTIME] = D(runtime, D_U64),
+	[F_WAKE_FLAGS] = D(wake_flags, D_INT), [F_LOAD] = D(load_avg, D_U64),
+	[F_UTIL] = D(util_avg, D_U64), [F_HLOAD] = D(h_load, D_U64), [F_SPAN] = D(span, D_U64),
+	[F_SD_WEIGHT] = D(sd_weight, D_INT), [F_CGROUP_ID] = D(cgroup_id, D_INT),
+	[F_CPU_LOAD] = D(cpu_load, D_U64), [F_CPU_UTIL] = D(cpu_util, D_U64),
+	[F_FLIPS] = D(flips, D_U64), [F_FLIP_TS] = D(flip_ts, D_U64),
+	[F_JIFFIES] = D(jiffies, D_U64), [F_LLC_SCAN] = D(llc_scan, D_INT),
+	[F_LLC_IDLE_CORES] = D(llc_idle_cores, D_INT), [F_COMMON_PID] = D(common_pid, D_INT),
+	[F_COMMON_FLAGS] = D(irq_context, D_IRQ),
+};
+
+_Static_assert(sizeof(((struct sr_event *)0)->wake_flags) == 4, "wake_flags is an int's size");
+
+static int op_code(const struct sr_trace *t, const struct fplan *p, int kind)
+{
+	if (kind == D_COMM)
+		return p->size >= SR_COMM_LEN - 1 ? OP_COMM15 : OP_COMM;
+	if (kind == D_IRQ)
+		return OP_IRQ;
+	if (t->same_endian && kind == D_INT && (p->size == 4 || p->size == 8))
+		return OP_I32;
+	if (t->same_endian && kind == D_U64 && p->size == 8)
+		return OP_U64;
+	return kind == D_INT ? OP_INT : OP_NUM64;
+}
+
+/* The plain copies apart, for records that hold every field. */
+static void split_ops(struct ev_slot *s)
+{
+	s->need = s->nr_op ? s->op[s->nr_op - 1].end : 0;
+	s->nr_w32 = s->nr_comm = s->nr_rest = 0;
+	if (s->need > UINT16_MAX) {
+		s->need = INT_MAX;	/* no record is that long: every one takes the ops */
+		return;
+	}
+	for (int i = 0; i < s->nr_op; i++) {
+		const struct fop *op = &s->op[i];
+		struct fcopy c = { .src = (uint16_t)op->src, .dst = op->dst };
+
+		if (op->code == OP_I32)
+			s->w32[s->nr_w32++] = c;
+		else if (op->code == OP_COMM15 && s->nr_comm < 2)
+			s->comm[s->nr_comm++] = c;
+		else
+			s->rest[s->nr_rest++] = *op;
+	}
+}
+
+/* The slot's fields as ops, sorted by where they end: a short record runs a prefix. */
+static void plan_ops(const struct sr_trace *t, struct ev_slot *s)
+{
+	s->nr_op = 0;
+	for (int f = 0; f < F_NR; f++) {
+		const struct fplan *p = &s->f[f];
+		int kind = dst_of[f].kind, i;
+
+		if (!p->size || kind == D_NONE || (kind != D_COMM && !p->num))
+			continue;
+		for (i = s->nr_op++; i > 0 && s->op[i - 1].end > p->off + p->size; i--)
+			s->op[i] = s->op[i - 1];
+		s->op[i] = (struct fop){ .src = p->off, .end = p->off + p->size,
+			.dst = dst_of[f].off, .code = (uint8_t)op_code(t, p, kind),
+			.size = (uint8_t)p->size, .shift = (uint8_t)p->shift };
+	}
+	split_ops(s);
+}
+
+/* What sr_tr_decode() leaves in a field the record lacks. */
+static void plan_defaults(struct sr_event *e, enum sr_ev_type type)
+{
+	memset(e, 0, sizeof(*e));
+	e->type = type;
+	e->common_pid = e->pid = e->prio = e->target_cpu = e->success = -1;
+	e->orig_cpu = e->dest_cpu = e->next_pid = e->next_prio = e->child_pid = -1;
+	if (type < SR_EV_SELECT)
+		return;
+	e->load_avg = e->util_avg = e->h_load = e->cpu_load = e->cpu_util = UINT64_MAX;
+	e->flips = e->flip_ts = e->jiffies = UINT64_MAX;
+	e->sd_weight = e->llc_scan = e->llc_idle_cores = e->cgroup_id = -1;
+}
+
 void sr_tr_resolve_events(struct sr_trace *t)
 {
 	for (int i = 0; i < SR_EV_OTHER; i++) {
@@ -113,6 +215,8 @@ void sr_tr_resolve_events(struct sr_trace *t)
 			continue;	/* a format we cannot read: its records count as other */
 		s->id = ev->id;
 		t->info.has_format[i] = true;
+		plan_ops(t, s);
+		plan_defaults(&s->tmpl, i);
 	}
 }
 
@@ -180,51 +284,38 @@ int sr_tr_build_type_map(struct sr_trace *t)
 	return 0;
 }
 
+/* A number of 1 to 8 bytes, the file's byte order, unsigned. */
+static inline uint64_t rd_raw(const struct sr_trace *t, const uint8_t *p, int size)
+{
+	uint64_t u = 0;
+
+	if (!t->same_endian)
+		return tep_read_number(t->tep, (void *)p, size);
+	/* the common case: fixed-size loads, no library call nor memcpy call per field */
+	switch (size) {
+	case 1: u = *p; break;
+	case 2: { uint16_t x; memcpy(&x, p, 2); u = x; break; }
+	case 4: { uint32_t x; memcpy(&x, p, 4); u = x; break; }
+	case 8: memcpy(&u, p, 8); break;
+	default: memcpy(&u, p, (size_t)size); break;
+	}
+	return u;
+}
+
+/* Sign-extend 1/2/4-byte signed fields (pid_t, int target_cpu, ...). */
+static inline long long extend(uint64_t u, int shift)
+{
+	return shift ? (long long)(u << shift) >> shift : (long long)u;
+}
+
 /* Read a numeric field; false if the record is too short to hold it. */
 static inline bool rd_num(const struct sr_trace *t, const struct tep_record *rec,
 			  const struct fplan *f, long long *v)
 {
-	const uint8_t *p = (const uint8_t *)rec->data + f->off;
-	uint64_t u = 0;
-
 	if (!f->num || f->off + f->size > rec->size)
 		return false;
-	if (!t->same_endian) {
-		u = tep_read_number(t->tep, (void *)p, f->size);
-	} else {
-		/* the common case: fixed-size loads, no library call nor memcpy call per field */
-		switch (f->size) {
-		case 1: u = *p; break;
-		case 2: { uint16_t x; memcpy(&x, p, 2); u = x; break; }
-		case 4: { uint32_t x; memcpy(&x, p, 4); u = x; break; }
-		case 8: memcpy(&u, p, 8); break;
-		default: memcpy(&u, p, (size_t)f->size); break;
-		}
-	}
-	/* Sign-extend 1/2/4-byte signed fields (pid_t, int target_cpu, ...). */
-	*v = f->shift ? (long long)(u << f->shift) >> f->shift : (long long)u;
+	*v = extend(rd_raw(t, (const uint8_t *)rec->data + f->off, f->size), f->shift);
 	return true;
-}
-
-static inline int rd_int(const struct sr_trace *t, const struct tep_record *rec,
-			 const struct fplan *f, int dflt)
-{
-	long long v;
-
-	return rd_num(t, rec, f, &v) ? (int)v : dflt;
-}
-
-/* Copy a char array field, trusting the size in the format, not the declaration. */
-static void rd_comm(const struct tep_record *rec, const struct fplan *f, char *dst)
-{
-	int n;
-
-	dst[0] = '\0';
-	if (!f->size || f->off + f->size > rec->size)
-		return;
-	n = f->size < SR_COMM_LEN - 1 ? f->size : SR_COMM_LEN - 1;
-	memcpy(dst, (char *)rec->data + f->off, n);
-	dst[n] = '\0';
 }
 
 /*
@@ -295,30 +386,8 @@ static enum sr_prev_state decode_state(struct sr_trace *t, struct tep_record *re
 	return cls;
 }
 
-static void fill_probe(const struct sr_trace *t, const struct tep_record *rec,
-		       struct sr_event *ev)
-{
-	const struct fplan *f = t->slot[ev->type].f;
-	long long v;
-
-	ev->wake_flags = (unsigned int)rd_int(t, rec, &f[F_WAKE_FLAGS], 0);
-	ev->load_avg = rd_num(t, rec, &f[F_LOAD], &v) ? (uint64_t)v : UINT64_MAX;
-	ev->util_avg = rd_num(t, rec, &f[F_UTIL], &v) ? (uint64_t)v : UINT64_MAX;
-	ev->h_load = rd_num(t, rec, &f[F_HLOAD], &v) ? (uint64_t)v : UINT64_MAX;
-	ev->cpu_load = rd_num(t, rec, &f[F_CPU_LOAD], &v) ? (uint64_t)v : UINT64_MAX;
-	ev->cpu_util = rd_num(t, rec, &f[F_CPU_UTIL], &v) ? (uint64_t)v : UINT64_MAX;
-	ev->flips = rd_num(t, rec, &f[F_FLIPS], &v) ? (uint64_t)v : UINT64_MAX;
-	ev->flip_ts = rd_num(t, rec, &f[F_FLIP_TS], &v) ? (uint64_t)v : UINT64_MAX;
-	ev->jiffies = rd_num(t, rec, &f[F_JIFFIES], &v) ? (uint64_t)v : UINT64_MAX;
-	ev->span = rd_num(t, rec, &f[F_SPAN], &v) ? (uint64_t)v : 0;
-	ev->sd_weight = rd_int(t, rec, &f[F_SD_WEIGHT], -1);
-	ev->llc_scan = rd_int(t, rec, &f[F_LLC_SCAN], -1);
-	ev->llc_idle_cores = rd_int(t, rec, &f[F_LLC_IDLE_CORES], -1);
-	ev->cgroup_id = rd_int(t, rec, &f[F_CGROUP_ID], -1);
-}
-
 /*
- * A comm as rd_comm() leaves it (NUL-terminated within its SR_COMM_LEN
+ * A comm as run_ops() leaves it (NUL-terminated within its SR_COMM_LEN
  * bytes): two word loads tell that it is ASCII, valid UTF-8, as nearly
  * every one is; any byte >= 0x80 (even past the NUL) takes the full check.
  */
@@ -334,35 +403,75 @@ static bool comm_valid(const char comm[SR_COMM_LEN])
 	return sr_utf8_valid(comm);
 }
 
-bool sr_tr_fill_event(struct sr_trace *t, struct tep_record *rec, struct sr_event *ev)
+/* Copy the first @n ops' fields of @data into @ev. */
+static void run_ops(const struct sr_trace *t, const struct fop *op, int n, const uint8_t *data,
+		    struct sr_event *ev)
 {
-	const struct fplan *f = t->slot[ev->type].f;
+	for (const struct fop *end = op + n; op < end; op++) {
+		const uint8_t *p = data + op->src;
+		char *d = (char *)ev + op->dst;
+		long long v;
+
+		switch (op->code) {
+		case OP_I32: memcpy(d, p, 4); break;
+		case OP_U64: memcpy(d, p, 8); break;
+		case OP_COMM15: memcpy(d, p, SR_COMM_LEN - 1); break;
+		case OP_COMM: memcpy(d, p, op->size); break;	/* the template's NULs end both */
+		default:
+			v = extend(rd_raw(t, p, op->size), op->shift);
+			if (op->code == OP_INT)
+				*(int *)d = (int)v;
+			else if (op->code == OP_NUM64)
+				*(uint64_t *)d = (uint64_t)v;
+			else
+				*(bool *)d = v & (SR_TRACE_FLAG_HARDIRQ | SR_TRACE_FLAG_SOFTIRQ |
+						  SR_TRACE_FLAG_NMI);
+			break;
+		}
+	}
+}
+
+/* Copy @s's fields of @rec into @ev: plain copies when the record holds them all. */
+static void copy_fields(const struct sr_trace *t, const struct ev_slot *s,
+			const struct tep_record *rec, struct sr_event *ev)
+{
+	const uint8_t *data = rec->data;
+	char *base = (char *)ev;
+	int n = 0;
+
+	if (rec->size >= s->need) {
+		for (int i = 0; i < s->nr_w32; i++)
+			memcpy(base + s->w32[i].dst, data + s->w32[i].src, 4);
+		for (int i = 0; i < s->nr_comm; i++)
+			memcpy(base + s->comm[i].dst, data + s->comm[i].src, SR_COMM_LEN - 1);
+		run_ops(t, s->rest, s->nr_rest, data, ev);
+		return;
+	}
+	while (n < s->nr_op && s->op[n].end <= rec->size)
+		n++;
+	run_ops(t, s->op, n, data, ev);
+}
+
+unsigned int sr_tr_decode(struct sr_trace *t, struct tep_record *rec, struct sr_event *ev)
+{
+	enum sr_ev_type type = sr_tr_record_type(t, rec);
+	const struct ev_slot *s;
 	long long v;
 
-	ev->common_pid = rd_int(t, rec, &f[F_COMMON_PID], -1);
-	ev->irq_context = rd_num(t, rec, &f[F_COMMON_FLAGS], &v) &&
-			  (v & (SR_TRACE_FLAG_HARDIRQ | SR_TRACE_FLAG_SOFTIRQ | SR_TRACE_FLAG_NMI));
-	ev->pid = rd_int(t, rec, &f[F_PID], -1);
-	ev->prio = rd_int(t, rec, &f[F_PRIO], -1);
-	ev->target_cpu = rd_int(t, rec, &f[F_TARGET], -1);
-	ev->success = rd_int(t, rec, &f[F_SUCCESS], -1);
-	ev->orig_cpu = rd_int(t, rec, &f[F_ORIG], -1);
-	ev->dest_cpu = rd_int(t, rec, &f[F_DEST], -1);
-	ev->next_pid = rd_int(t, rec, &f[F_NEXT_PID], -1);
-	ev->next_prio = rd_int(t, rec, &f[F_NEXT_PRIO], -1);
-	ev->child_pid = rd_int(t, rec, &f[F_CHILD_PID], -1);
-	ev->runtime = rd_num(t, rec, &f[F_RUNTIME], &v) ? (uint64_t)v : 0;
-	if (ev->type >= SR_EV_SELECT)
-		fill_probe(t, rec, ev);
-	if (ev->type == SR_EV_EXEC)
-		rd_exec_comm(t, rec, &f[F_FILENAME], ev->comm);
-	else
-		rd_comm(rec, &f[F_COMM], ev->comm);
-	rd_comm(rec, ev->type == SR_EV_FORK ? &f[F_CHILD_COMM] : &f[F_NEXT_COMM], ev->next_comm);
-	if (ev->type == SR_EV_SWITCH && rd_num(t, rec, &f[F_PREV_STATE], &v)) {
+	if (type >= SR_EV_OTHER) {
+		memset(ev, 0, sizeof(*ev));
+		ev->type = SR_EV_OTHER;
+		return type == SR_EV_NR ? SR_TR_NO_FORMAT : 0;
+	}
+	s = &t->slot[type];
+	memcpy(ev, &s->tmpl, sizeof(*ev));
+	copy_fields(t, s, rec, ev);
+	if (type == SR_EV_EXEC)
+		rd_exec_comm(t, rec, &s->f[F_FILENAME], ev->comm);
+	if (type == SR_EV_SWITCH && rd_num(t, rec, &s->f[F_PREV_STATE], &v)) {
 		ev->prev_state_raw = v;
 		ev->prev_state = decode_state(t, rec, v);
 	}
-	return !comm_valid(ev->comm) || !comm_valid(ev->next_comm);
+	return SR_TR_DELIVER |
+	       (!comm_valid(ev->comm) || !comm_valid(ev->next_comm) ? SR_TR_BAD_UTF8 : 0);
 }
-

@@ -173,13 +173,9 @@ static int deliver(struct iter *it, struct tep_record *rec, int cpu)
 	struct sr_tr_item *item = it->sink->item;
 	struct sr_event *ev = &item->ev;
 
-	memset(ev, 0, sizeof(*ev));
-	item->flags = 0;
-	ev->type = sr_tr_record_type(t, rec);
-	if (ev->type == SR_EV_NR) {
-		item->flags |= SR_TR_NO_FORMAT;
-		ev->type = SR_EV_OTHER;
-	}
+	item->flags = sr_tr_decode(t, rec, ev);
+	if (rec->missed_events)
+		item->flags |= SR_TR_DELIVER;	/* even an unrelated event, for the gap before it */
 	ev->cpu = cpu;
 	ev->ts = rec->ts;
 	ev->missed_before = rec->missed_events;
@@ -189,13 +185,6 @@ static int deliver(struct iter *it, struct tep_record *rec, int cpu)
 	if (t->watch) {
 		t->watch->records++;
 		t->watch->ts = rec->ts;
-	}
-	if (ev->type != SR_EV_OTHER) {
-		if (sr_tr_fill_event(t, rec, ev))
-			item->flags |= SR_TR_BAD_UTF8;
-		item->flags |= SR_TR_DELIVER;
-	} else if (rec->missed_events) {
-		item->flags |= SR_TR_DELIVER;	/* an unrelated event, for the gap before it */
 	}
 	return it->sink->put(it->sink);
 }

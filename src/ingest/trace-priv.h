@@ -30,9 +30,33 @@ struct fplan {
 	bool dyn, rel;			/* a __data_loc (__rel_loc: from the field's end) string */
 };
 
+/* One field copied from a record into struct sr_event (trace-fields.c, run_ops()). */
+struct fop {
+	int src, end;			/* bytes [src, end) of the record */
+	uint16_t dst;			/* its place in struct sr_event */
+	uint8_t code;			/* how it is copied */
+	uint8_t size, shift;		/* as in struct fplan */
+};
+
+/* A copy of bytes as they are: a record's bytes [src, src + n) to an event's dst. */
+struct fcopy {
+	uint16_t src, dst;
+};
+
 struct ev_slot {
 	int id;				/* -1: not in the file */
 	struct fplan f[F_NR];
+	/* every field as an op, by where it ends: a short record copies a prefix */
+	int nr_op;
+	struct fop op[F_NR];
+	/*
+	 * A record of @need bytes or more (nearly all) copies its 4-byte
+	 * numbers and its comms as plain bytes, the rest through ops.
+	 */
+	int need, nr_w32, nr_comm, nr_rest;
+	struct fcopy w32[F_NR], comm[2];
+	struct fop rest[F_NR];
+	struct sr_event tmpl;		/* a record of this type before its fields: the defaults */
 };
 
 #define PS_CACHE 64
@@ -103,8 +127,8 @@ int sr_tr_consume(struct sr_trace *t, const struct sr_tr_item *it, sr_event_fn f
 void sr_tr_resolve_events(struct sr_trace *t);
 int sr_tr_build_type_map(struct sr_trace *t);
 enum sr_ev_type sr_tr_record_type(const struct sr_trace *t, const struct tep_record *rec);
-/* Decode @rec into @ev (type, cpu and ts already set); true: a comm is not valid UTF-8. */
-bool sr_tr_fill_event(struct sr_trace *t, struct tep_record *rec, struct sr_event *ev);
+/* Decode @rec's type and fields into @ev (not its cpu, ts, lost counts); SR_TR_* flags. */
+unsigned int sr_tr_decode(struct sr_trace *t, struct tep_record *rec, struct sr_event *ev);
 
 /* trace-pages.c: every page header of an uncompressed file, from each CPU's first record. */
 int sr_tr_check_pages(struct sr_trace *t, const uint64_t *first_off, const char *path,
