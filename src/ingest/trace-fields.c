@@ -104,10 +104,11 @@ enum { D_NONE, D_INT, D_U64, D_COMM, D_IRQ };
 
 #define D(m, k) { offsetof(struct sr_event, m), k }
 
-/* Where each field goes; D_NONE: decoded by hand (prev_state, exec's filename). */
+/* Where each field goes; D_NONE: decoded by hand (exec's filename). */
 static const struct { uint16_t off; uint8_t kind; } dst_of[F_NR] = {
 	[F_PID] = D(pid, D_INT), [F_PRIO] = D(prio, D_INT), [F_COMM] = D(comm, D_COMM),
 	[F_TARGET] = D(target_cpu, D_INT), [F_SUCCESS] = D(success, D_INT),
+	[F_PREV_STATE] = D(prev_state_raw, D_U64),	/* its class: decode_state() */
 	[F_NEXT_PID] = D(next_pid, D_INT), [F_NEXT_PRIO] = D(next_prio, D_INT),
 	[F_NEXT_COMM] = D(next_comm, D_COMM), [F_ORIG] = D(orig_cpu, D_INT),
 	[F_DEST] = D(dest_cpu, D_INT), [F_CHILD_PID] = D(child_pid, D_INT),
@@ -137,11 +138,25 @@ static int op_code(const struct sr_trace *t, const struct fplan *p, int kind)
 	return kind == D_INT ? OP_INT : OP_NUM64;
 }
 
+/* Two 4-byte copies next to each other on both sides are one 8-byte copy. */
+static void add_w32(struct ev_slot *s, struct fcopy c)
+{
+	struct fcopy *last = s->nr_w32 ? &s->w32[s->nr_w32 - 1] : NULL;
+
+	if (last && last->src + 4 == c.src && last->dst + 4 == c.dst) {
+		s->w64[s->nr_w64++] = *last;
+		s->nr_w32--;
+		return;
+	}
+	s->w32[s->nr_w32++] = c;
+}
+
 /* The plain copies apart, for records that hold every field. */
 static void split_ops(struct ev_slot *s)
 {
 	s->need = s->nr_op ? s->op[s->nr_op - 1].end : 0;
-	s->nr_w32 = s->nr_comm = s->nr_rest = 0;
+	s->nr_w32 = s->nr_w64 = s->nr_comm = s->nr_rest = 0;
+	s->irq_src = -1;
 	if (s->need > UINT16_MAX) {
 		s->need = INT_MAX;	/* no record is that long: every one takes the ops */
 		return;
@@ -151,9 +166,13 @@ static void split_ops(struct ev_slot *s)
 		struct fcopy c = { .src = (uint16_t)op->src, .dst = op->dst };
 
 		if (op->code == OP_I32)
-			s->w32[s->nr_w32++] = c;
+			add_w32(s, c);
+		else if (op->code == OP_U64)
+			s->w64[s->nr_w64++] = c;
 		else if (op->code == OP_COMM15 && s->nr_comm < 2)
 			s->comm[s->nr_comm++] = c;
+		else if (op->code == OP_IRQ && op->size == 1)
+			s->irq_src = op->src;
 		else
 			s->rest[s->nr_rest++] = *op;
 	}
@@ -403,6 +422,8 @@ static bool comm_valid(const char comm[SR_COMM_LEN])
 	return sr_utf8_valid(comm);
 }
 
+#define IRQ_FLAGS (SR_TRACE_FLAG_HARDIRQ | SR_TRACE_FLAG_SOFTIRQ | SR_TRACE_FLAG_NMI)
+
 /* Copy the first @n ops' fields of @data into @ev. */
 static void run_ops(const struct sr_trace *t, const struct fop *op, int n, const uint8_t *data,
 		    struct sr_event *ev)
@@ -424,8 +445,7 @@ static void run_ops(const struct sr_trace *t, const struct fop *op, int n, const
 			else if (op->code == OP_NUM64)
 				*(uint64_t *)d = (uint64_t)v;
 			else
-				*(bool *)d = v & (SR_TRACE_FLAG_HARDIRQ | SR_TRACE_FLAG_SOFTIRQ |
-						  SR_TRACE_FLAG_NMI);
+				*(bool *)d = v & IRQ_FLAGS;
 			break;
 		}
 	}
@@ -442,9 +462,14 @@ static void copy_fields(const struct sr_trace *t, const struct ev_slot *s,
 	if (rec->size >= s->need) {
 		for (int i = 0; i < s->nr_w32; i++)
 			memcpy(base + s->w32[i].dst, data + s->w32[i].src, 4);
+		for (int i = 0; i < s->nr_w64; i++)
+			memcpy(base + s->w64[i].dst, data + s->w64[i].src, 8);
+		if (s->irq_src >= 0)
+			ev->irq_context = data[s->irq_src] & IRQ_FLAGS;
 		for (int i = 0; i < s->nr_comm; i++)
 			memcpy(base + s->comm[i].dst, data + s->comm[i].src, SR_COMM_LEN - 1);
-		run_ops(t, s->rest, s->nr_rest, data, ev);
+		if (s->nr_rest)
+			run_ops(t, s->rest, s->nr_rest, data, ev);
 		return;
 	}
 	while (n < s->nr_op && s->op[n].end <= rec->size)
@@ -456,7 +481,7 @@ unsigned int sr_tr_decode(struct sr_trace *t, struct tep_record *rec, struct sr_
 {
 	enum sr_ev_type type = sr_tr_record_type(t, rec);
 	const struct ev_slot *s;
-	long long v;
+	const struct fplan *ps;
 
 	if (type >= SR_EV_OTHER) {
 		memset(ev, 0, sizeof(*ev));
@@ -468,10 +493,9 @@ unsigned int sr_tr_decode(struct sr_trace *t, struct tep_record *rec, struct sr_
 	copy_fields(t, s, rec, ev);
 	if (type == SR_EV_EXEC)
 		rd_exec_comm(t, rec, &s->f[F_FILENAME], ev->comm);
-	if (type == SR_EV_SWITCH && rd_num(t, rec, &s->f[F_PREV_STATE], &v)) {
-		ev->prev_state_raw = v;
-		ev->prev_state = decode_state(t, rec, v);
-	}
+	ps = &s->f[F_PREV_STATE];
+	if (type == SR_EV_SWITCH && ps->num && ps->off + ps->size <= rec->size)
+		ev->prev_state = decode_state(t, rec, ev->prev_state_raw);	/* an op read it */
 	return SR_TR_DELIVER |
 	       (!comm_valid(ev->comm) || !comm_valid(ev->next_comm) ? SR_TR_BAD_UTF8 : 0);
 }

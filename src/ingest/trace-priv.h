@@ -53,8 +53,9 @@ struct ev_slot {
 	 * A record of @need bytes or more (nearly all) copies its 4-byte
 	 * numbers and its comms as plain bytes, the rest through ops.
 	 */
-	int need, nr_w32, nr_comm, nr_rest;
-	struct fcopy w32[F_NR], comm[2];
+	int need, nr_w32, nr_w64, nr_comm, nr_rest;
+	int irq_src;			/* common_flags' byte; -1: through an op */
+	struct fcopy w32[F_NR], w64[F_NR], comm[2];
 	struct fop rest[F_NR];
 	struct sr_event tmpl;		/* a record of this type before its fields: the defaults */
 };
