@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Ingest: the one pass over the records, in time order.  As
- * tracecmd_iterate_events() does, each CPU's next record is peeked and the
- * earliest one is delivered (ties: the lower CPU first), but from a heap,
+ * tracecmd_iterate_events() does, each CPU's next record is read ahead and
+ * the earliest one is delivered (ties: the lower CPU first), but from a heap,
  * so hundreds of CPUs cost log(CPUs) per record, and the look-ahead is
  * kept: a CPU whose next record follows lost events is inside a lost window
  * from its last record on, and the records other CPUs deliver meanwhile
@@ -19,9 +19,16 @@
 
 struct iter {
 	struct sr_trace *t;
-	struct tep_record **next;	/* per CPU: its peeked record */
+	struct tep_record **next;	/* per CPU: its next record, read ahead (ours to free) */
 	int *heap;			/* CPUs with a next record, earliest first */
 	int nr;
+	/*
+	 * The earliest next record of the other CPUs (heap[1] or heap[2]; -1
+	 * and UINT64_MAX: none): while the root CPU's next one comes first,
+	 * it stays the root and the heap is left alone.
+	 */
+	int up;
+	uint64_t up_ts;
 	uint64_t *open_after;		/* per CPU: where its open window starts, UINT64_MAX none */
 	int nr_open;
 	uint64_t min_open_after, closed_before;
@@ -72,10 +79,32 @@ static void push(struct iter *it, int cpu)
 	}
 }
 
+static void runner_up(struct iter *it)
+{
+	it->up = -1;
+	for (int i = 1; i <= 2 && i < it->nr; i++)
+		if (it->up < 0 || earlier(it, it->heap[i], it->up))
+			it->up = it->heap[i];
+	it->up_ts = it->up < 0 ? UINT64_MAX : it->next[it->up]->ts;
+}
+
+/* The root's next record changed: put the earliest CPU at the root again. */
+static void reroot(struct iter *it)
+{
+	int cpu = it->heap[0];
+	uint64_t ts = it->next[cpu]->ts;
+
+	if (ts < it->up_ts || (ts == it->up_ts && cpu < it->up))
+		return;
+	sift_down(it, 0);
+	runner_up(it);
+}
+
 static void pop(struct iter *it)
 {
 	it->heap[0] = it->heap[--it->nr];
 	sift_down(it, 0);
+	runner_up(it);
 }
 
 /* ------------------------------------------------------------ lost windows */
@@ -144,8 +173,10 @@ static void account(struct sr_trace_info *info, const struct sr_tr_item *it)
 	if (ev->ts > info->last_ts)
 		info->last_ts = ev->ts;
 	info->events[ev->type]++;
-	info->events_no_format += !!(it->flags & SR_TR_NO_FORMAT);
-	info->bad_utf8 += !!(it->flags & SR_TR_BAD_UTF8);
+	if (it->flags & (SR_TR_NO_FORMAT | SR_TR_BAD_UTF8)) {
+		info->events_no_format += !!(it->flags & SR_TR_NO_FORMAT);
+		info->bad_utf8 += !!(it->flags & SR_TR_BAD_UTF8);
+	}
 }
 
 int sr_tr_consume(struct sr_trace *t, const struct sr_tr_item *it, sr_event_fn fn, void *data)
@@ -156,18 +187,22 @@ int sr_tr_consume(struct sr_trace *t, const struct sr_tr_item *it, sr_event_fn f
 
 /* ------------------------------------------------------------ the pass */
 
-static struct tep_record *peek(struct iter *it, int cpu)
+/*
+ * Read @cpu's next record now rather than peek at it: a peeked record is
+ * read again through the library (a second call per record) before use.
+ */
+static struct tep_record *read_next(struct iter *it, int cpu)
 {
 	struct tep_record *rec;
 
 	sr_tr_lib_enter(it->t, cpu);
-	rec = tracecmd_peek_data(it->t->handle, cpu);
+	rec = tracecmd_read_data(it->t->handle, cpu);
 	sr_tr_lib_leave(it->t);
 	return rec;
 }
 
-/* Decode @rec into the sink's item and hand it over. */
-static int deliver(struct iter *it, struct tep_record *rec, int cpu)
+/* Decode @rec into the sink's item, to hand over once the next record is read. */
+static void decode(struct iter *it, struct tep_record *rec, int cpu)
 {
 	struct sr_trace *t = it->t;
 	struct sr_tr_item *item = it->sink->item;
@@ -186,36 +221,32 @@ static int deliver(struct iter *it, struct tep_record *rec, int cpu)
 		t->watch->records++;
 		t->watch->ts = rec->ts;
 	}
-	return it->sink->put(it->sink);
 }
 
-/* Deliver @cpu's next record, then look at the one after it. */
+/*
+ * Deliver @cpu's next record and read the one after it.  The record is
+ * decoded and freed first, so that no two records of a CPU are held at
+ * once, and the watch names it (as decoded) while the next one is read.
+ */
 static int step(struct iter *it, int cpu)
 {
-	struct tep_record *rec;
-	uint64_t ts;
+	struct tep_record *rec = it->next[cpu];
+	uint64_t ts = rec->ts;
 	int ret;
 
-	sr_tr_lib_enter(it->t, cpu);
-	rec = tracecmd_read_data(it->t->handle, cpu);
-	sr_tr_lib_leave(it->t);
-	if (!rec) {
-		pop(it);
-		return 0;
-	}
-	if (it->open_after[cpu] != UINT64_MAX)
-		window_close(it, cpu, rec->ts);
-	ts = rec->ts;
-	ret = deliver(it, rec, cpu);
+	if (it->nr_open && it->open_after[cpu] != UINT64_MAX)
+		window_close(it, cpu, ts);
+	decode(it, rec, cpu);
 	tracecmd_free_record(rec);
-	it->next[cpu] = peek(it, cpu);
+	it->next[cpu] = read_next(it, cpu);
+	ret = it->sink->put(it->sink);
 	if (!it->next[cpu]) {
 		pop(it);
 		return ret;
 	}
 	if (it->next[cpu]->missed_events)
-		window_open(it, cpu, ts);	/* lost after the record just read */
-	sift_down(it, 0);
+		window_open(it, cpu, ts);	/* lost after the record just delivered */
+	reroot(it);
 	return ret;
 }
 
@@ -232,13 +263,14 @@ static int iter_init(struct iter *it, struct sr_trace *t)
 	it->min_open_after = UINT64_MAX;
 	for (int cpu = 0; cpu < n; cpu++) {
 		it->open_after[cpu] = UINT64_MAX;
-		it->next[cpu] = peek(it, cpu);
+		it->next[cpu] = read_next(it, cpu);
 		if (!it->next[cpu])
 			continue;
 		push(it, cpu);
 		if (it->next[cpu]->missed_events)
 			window_open(it, cpu, 0);	/* lost before its first record */
 	}
+	runner_up(it);
 	return 0;
 }
 
@@ -251,6 +283,9 @@ int sr_tr_pass(struct sr_trace *t, struct sr_tr_sink *sink, struct sr_err *err)
 		ret = sr_err_set(err, ret, "out of memory");
 	while (!ret && it.nr)
 		ret = step(&it, it.heap[0]);
+	for (int cpu = 0; it.next && cpu < t->info.nr_cpus; cpu++)
+		if (it.next[cpu])
+			tracecmd_free_record(it.next[cpu]);	/* read ahead of a stop */
 	free(it.next);
 	free(it.heap);
 	free(it.open_after);
