@@ -249,6 +249,12 @@ static int record_id(const struct sr_trace *t, const struct tep_record *rec)
 	const struct fplan *f = &t->type_f;
 	const uint8_t *p = (const uint8_t *)rec->data + f->off;
 
+	if (rec->size >= t->type_end) {
+		uint16_t x;
+
+		memcpy(&x, p, 2);
+		return x;
+	}
 	if (t->same_endian && f->num && f->off + f->size <= rec->size) {
 		if (f->size == 2) {
 			uint16_t x;
@@ -286,6 +292,8 @@ int sr_tr_build_type_map(struct sr_trace *t)
 
 	/* tep_data_type() reads common_type where its first event has it (get_common_info()) */
 	plan(&t->type_f, first ? tep_find_common_field(first, "common_type") : NULL);
+	t->type_end = t->same_endian && t->type_f.num && t->type_f.size == 2 ?
+		      t->type_f.off + 2 : INT_MAX;
 	t->max_id = -1;
 	for (int i = 0; all && i < nr; i++)
 		if (all[i]->id > t->max_id && all[i]->id < (1 << 20))

@@ -96,6 +96,12 @@ static void reroot(struct iter *it)
 
 	if (ts < it->up_ts || (ts == it->up_ts && cpu < it->up))
 		return;
+	if (it->nr == 2) {		/* two CPUs: they change places */
+		it->heap[0] = it->up;
+		it->heap[1] = it->up = cpu;
+		it->up_ts = ts;
+		return;
+	}
 	sift_down(it, 0);
 	runner_up(it);
 }

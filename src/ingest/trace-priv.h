@@ -75,6 +75,8 @@ struct sr_trace {
 	_Alignas(64) struct ev_slot slot[SR_EV_OTHER];
 	uint8_t *type_of;		/* event id -> enum sr_ev_type, ids 0..max_id */
 	struct fplan type_f;		/* common_type where tep_data_type() reads it */
+	int type_end;			/* a record this long holds it as 2 bytes we read as
+					 * they are; INT_MAX: never, ask the library */
 	bool same_endian;		/* file and host are little-endian: read fields directly */
 	int max_id;
 	/* prev_state value -> decoded class, filled on first sight of each value */
