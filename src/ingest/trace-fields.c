@@ -3,7 +3,9 @@
  * Ingest: the sched events' ids and fields, resolved once per file from its
  * formats, and each record decoded into a struct sr_event.  Field sizes
  * come from the file's formats (old kernels declare comm[32] with size 16,
- * prev_state as 4 or 8 bytes).
+ * prev_state as 4 or 8 bytes).  Each event type's fields become copies
+ * planned at open (offset, size, where in the event), over a template of
+ * the defaults: a record costs its type's copies, not a lookup per field.
  */
 #include <errno.h>
 #include <limits.h>
