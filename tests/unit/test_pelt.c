@@ -311,13 +311,19 @@ static void test_wakeup_move_updates_early(void **state)
  * wakelist delays to the target's IPI: until its sched_wakeup the target's
  * cpu_load() and cpu_util() leave it out, though the state's sums hold it.
  */
+/* Task 200 runs 400 ms on CPU 2, then sleeps there with a load of ~1000. */
+static void sleeper_on_2(struct fx *f)
+{
+	sw(f, 1 * MS, 2, 0, "swapper/2", 200, "t200");
+	sw(f, 401 * MS, 2, 200, "t200", 0, "swapper/2");
+}
+
 static void test_moved_sleeper_attached_at_enqueue(void **state)
 {
 	struct fx *f = fx_new();
 
 	(void)state;
-	sw(f, 1 * MS, 2, 0, "swapper/2", 200, "t200");
-	sw(f, 401 * MS, 2, 200, "t200", 0, "swapper/2");	/* sleeps with load ~1000 */
+	sleeper_on_2(f);
 	sw(f, 402 * MS, 1, 0, "swapper/1", 300, "t300");
 	waking(f, 403 * MS, 1, 200, "t200", 0, 300, false);
 	migrate(f, 403 * MS + 10, 1, 200, 2, 0, 300);
@@ -340,8 +346,7 @@ static void test_pulled_sleeper_attached_at_once(void **state)
 	struct fx *f = fx_new();
 
 	(void)state;
-	sw(f, 1 * MS, 2, 0, "swapper/2", 200, "t200");
-	sw(f, 401 * MS, 2, 200, "t200", 0, "swapper/2");	/* sleeps with load ~1000 */
+	sleeper_on_2(f);
 	sw(f, 402 * MS, 0, 0, "swapper/0", 300, "t300");
 	migrate(f, 403 * MS, 0, 200, 2, 0, 300);		/* CPU 0's balancer: no waking */
 	assert_true(load_read(f, 0) > 500);
