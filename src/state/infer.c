@@ -48,8 +48,11 @@ static int infer_done(struct sr_state *s, struct sr_task *p, int cpu, uint64_t t
 /* After sr_st_on_waking(): a placed task is queued on prev until shown otherwise. */
 int sr_st_infer_after(struct sr_state *s, const struct sr_event *ev)
 {
-	struct sr_task *p = ev->type == SR_EV_WAKING ? sr_state_task(s, ev->pid) : NULL;
+	struct sr_task *p;
 
+	if (!s->cfg.infer_chosen || ev->type != SR_EV_WAKING)
+		return 0;
+	p = sr_state_task(s, ev->pid);
 	if (!inferring(s, p))
 		return 0;
 	p->pend_await_switch = p->pend_cls == SR_W_RUNNABLE && p->state == SR_T_RUNNING &&
@@ -105,8 +108,11 @@ int sr_st_infer_finish(struct sr_state *s, struct sr_task *p)
 int sr_st_infer_before(struct sr_state *s, const struct sr_event *ev)
 {
 	int pid = ev->type == SR_EV_SWITCH ? ev->next_pid : ev->pid;
-	struct sr_task *p = pid > 0 ? sr_state_task(s, pid) : NULL;
+	struct sr_task *p;
 
+	if (!s->cfg.infer_chosen)
+		return 0;	/* the usual trace: no task lookup per event for nothing */
+	p = pid > 0 ? sr_state_task(s, pid) : NULL;
 	if (inferring(s, p) && p->pend_await_switch && ev->type == SR_EV_WAKING) {
 		/* woken again while it still ran: the first one ran no selection */
 		p->pend_await_switch = false;
