@@ -173,7 +173,7 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 			enum sr_wake_kind kind, int prev, struct sr_brief **dec, unsigned int unknown);
 void sr_st_ttwu_unmark(struct sr_state *s, struct sr_task *p);
 int sr_st_ttwu_descheduled(struct sr_state *s, struct sr_task *p, int cpu, bool left_idle);
-int sr_st_switch_done(struct sr_state *s, const struct sr_event *ev);
+int sr_st_switch_done(struct sr_state *s, const struct sr_event *ev, struct sr_task *prev);
 /* flight.c: wakeups being enqueued while another CPU places a task */
 void sr_st_flight_mark(struct sr_state *s, struct sr_task *p, int cpu);
 void sr_st_flight_unmark(struct sr_state *s, struct sr_task *p);
@@ -316,7 +316,9 @@ void sr_st_ipi_delivered(struct sr_state *s, uint64_t waking_ts, uint64_t ts);
 /* switch.c */
 void sr_st_delayed_mark(struct sr_state *s, struct sr_task *t, int cpu);
 void sr_st_delayed_clear(struct sr_state *s, struct sr_task *t);
-int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev);
+/* @prev, @next: the tasks of ev->pid and ev->next_pid (sr_st_task_get(), NULL for idle) */
+int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev, struct sr_task *prev,
+		    struct sr_task *next);
 void sr_st_resync_curr(struct sr_state *s, int cpu, int pid);
 
 #endif /* SR_STATE_PRIV_H */

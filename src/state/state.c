@@ -193,6 +193,20 @@ static void on_exit_event(struct sr_state *s, const struct sr_event *ev)
 		t->v.exiting = true;
 }
 
+/* A switch's handlers share its two tasks, looked up once (tasks are never freed mid-pass). */
+static int on_switch_event(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_task *prev = sr_st_task_get(s, ev->pid);
+	struct sr_task *next = sr_st_task_get(s, ev->next_pid);
+	int ret = sr_st_on_switch(s, ev, prev, next);
+
+	sr_st_cpu_kupdate(s, ev->cpu);	/* dequeue, put_prev/set_next_entity() */
+	ret = ret ? ret : sr_st_switch_done(s, ev, prev);
+	if (!ret && prev && s->cfg.infer_chosen)
+		ret = sr_st_infer_switched_out(s, prev, ev);
+	return ret;
+}
+
 int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 {
 	int ret;
@@ -222,12 +236,7 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 	sr_st_ttwu_returned(s, ev);
 	switch (ev->type) {
 	case SR_EV_SWITCH:
-		ret = sr_st_on_switch(s, ev);
-		sr_st_cpu_kupdate(s, ev->cpu);	/* dequeue, put_prev/set_next_entity() */
-		ret = ret ? ret : sr_st_switch_done(s, ev);
-		if (!ret && ev->pid > 0)
-			ret = sr_st_infer_switched_out(s, sr_state_task(s, ev->pid), ev);
-		return ret;
+		return on_switch_event(s, ev);
 	case SR_EV_STAT_RUNTIME:
 		s->ticks_seen = true;
 		sr_st_cpu_kupdate(s, ev->cpu);	/* update_curr(): a tick, mostly */

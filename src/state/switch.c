@@ -85,12 +85,11 @@ void sr_st_resync_curr(struct sr_state *s, int cpu, int pid)
 	sr_st_rq_doubt(s, cpu, false, t ? false : rq->idle_unrecorded);
 }
 
-int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
+int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev, struct sr_task *prev,
+		    struct sr_task *next)
 {
 	struct sr_cpu_state *c = &s->cpu[ev->cpu];
 	struct sr_rq *rq = &s->rq[ev->cpu];
-	struct sr_task *prev = sr_st_task_get(s, ev->pid);
-	struct sr_task *next = sr_st_task_get(s, ev->next_pid);
 	int ret = 0;
 
 	/* The task we saw switched in is not the one switching out: rule 1. */
@@ -179,11 +178,10 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev)
  * switched out to leave the CPU selects a CPU now, with the next task
  * running there (sr_st_ttwu_descheduled()).
  */
-int sr_st_switch_done(struct sr_state *s, const struct sr_event *ev)
+int sr_st_switch_done(struct sr_state *s, const struct sr_event *ev, struct sr_task *prev)
 {
-	struct sr_task *prev = ev->prev_state == SR_PS_SLEEPING && ev->next_pid != 0 ?
-			       sr_state_task(s, ev->pid) : NULL;
-	int ret = prev ? sr_st_ttwu_descheduled(s, prev, ev->cpu, false) : 0;
+	int ret = prev && ev->prev_state == SR_PS_SLEEPING && ev->next_pid != 0 ?
+		  sr_st_ttwu_descheduled(s, prev, ev->cpu, false) : 0;
 
 	return ret ? ret : sr_st_exec_first_run(s, ev);
 }

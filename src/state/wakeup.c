@@ -162,10 +162,10 @@ static const struct sr_cpumask *placement_mask(const struct sr_state *s, const s
  * the child, and there is no sync.  Execs (sched_exec()): both are the
  * task's own CPU, where it runs.
  */
-int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
-			enum sr_wake_kind kind, int prev, struct sr_brief **decp, unsigned int unknown)
+static int run_placement(struct sr_state *s, struct sr_task *p, struct sr_task *waker,
+			 const struct sr_event *ev, enum sr_wake_kind kind, int prev,
+			 struct sr_brief **decp, unsigned int unknown)
 {
-	struct sr_task *waker = sr_st_waker(s, ev->common_pid, ev->cpu);
 	struct sr_task_view pv;
 	struct sr_wake_ctx ctx = {
 		.now = s->now, .ts = ev->ts, .kind = kind, .this_cpu = ev->cpu, .prev_cpu = prev,
@@ -250,6 +250,13 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 	return ret;
 }
 
+int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
+			enum sr_wake_kind kind, int prev, struct sr_brief **decp, unsigned int unknown)
+{
+	return run_placement(s, p, sr_st_waker(s, ev->common_pid, ev->cpu), ev, kind, prev, decp,
+			     unknown);
+}
+
 /*
  * record_wakee() runs inside select_task_rq_fair() only: not for a task
  * pinned to one CPU (4.9+) nor for another class's task.
@@ -257,6 +264,21 @@ int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_e
 static bool reaches_fair_class(const struct sr_task *p)
 {
 	return p->bound_cpu < 0 && p->v.policy != SR_SCHED_RT;
+}
+
+/* sr_st_place_deferred() with the waker of p->pend_ev found already. */
+static int place_deferred(struct sr_state *s, struct sr_task *p, struct sr_task *waker)
+{
+	struct sr_event ev = p->pend_ev;
+	int ret;
+
+	p->pend_deferred = false;
+	ret = run_placement(s, p, waker, &ev, SR_WAKE_TTWU, ev.target_cpu, &p->dec, 0);
+	if (p->probe.valid && p->probe.ret_cpu >= 0 && p->probe.ret_cpu != ev.target_cpu)
+		sr_st_ttwu_unmark(s, p);
+	else
+		ttwu_mark(s, p, ev.cpu, ev.target_cpu);
+	return ret;
 }
 
 /*
@@ -273,7 +295,7 @@ static int select_begins(struct sr_state *s, struct sr_task *p)
 	p->pend_deferred = true;
 	p->probe.valid = false;
 	if (!s->cfg.has_select_probe || s->cfg.probes_measure_only)
-		return sr_st_place_deferred(s, p);
+		return place_deferred(s, p, waker);
 	return 0;
 }
 
@@ -339,16 +361,7 @@ int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev)
  */
 int sr_st_place_deferred(struct sr_state *s, struct sr_task *p)
 {
-	struct sr_event ev = p->pend_ev;
-	int ret;
-
-	p->pend_deferred = false;
-	ret = sr_st_run_placement(s, p, &ev, SR_WAKE_TTWU, ev.target_cpu, &p->dec, 0);
-	if (p->probe.valid && p->probe.ret_cpu >= 0 && p->probe.ret_cpu != ev.target_cpu)
-		sr_st_ttwu_unmark(s, p);
-	else
-		ttwu_mark(s, p, ev.cpu, ev.target_cpu);
-	return ret;
+	return place_deferred(s, p, sr_st_waker(s, p->pend_ev.common_pid, p->pend_ev.cpu));
 }
 
 /*
