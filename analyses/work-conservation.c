@@ -223,6 +223,15 @@ static void balancer_move(struct wc *w, const struct sr_event *ev, const struct 
 	wu_verdict(w, ev, v);
 }
 
+/* Whether @cpus[@i] is among the CPUs before it. */
+static bool named_before(const int *cpus, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (cpus[j] == cpus[i])
+			return true;
+	return false;
+}
+
 static int wc_event(struct sr_analysis *a, const struct sr_event *ev)
 {
 	const struct sr_view *v = a->view;
@@ -231,8 +240,9 @@ static int wc_event(struct sr_analysis *a, const struct sr_event *ev)
 
 	if (ev->type == SR_EV_MIGRATE)
 		balancer_move(w, ev, v);
+	/* each CPU once: a second refresh at the same moment finds nothing changed */
 	for (size_t i = 0; i < SR_ARRAY_SIZE(cpus); i++)
-		if (cpu_in(w, cpus[i]))
+		if (cpu_in(w, cpus[i]) && !named_before(cpus, i))
 			refresh(w, cpus[i], ev->ts, v);
 	return 0;
 }
