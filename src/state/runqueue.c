@@ -78,6 +78,11 @@ static void cpu_close(struct sr_state *s, int cpu, uint64_t now)
 	sr_st_cpu_decay(s, cpu, now);
 }
 
+void sr_st_cpu_close(struct sr_state *s, int cpu, uint64_t now)
+{
+	cpu_close(s, cpu, now);
+}
+
 /* Close the CPU's time accounting and PELT averages up to @now. */
 void sr_st_cpu_advance(struct sr_state *s, int cpu, uint64_t now)
 {

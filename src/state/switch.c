@@ -85,6 +85,25 @@ void sr_st_resync_curr(struct sr_state *s, int cpu, int pid)
 	sr_st_rq_doubt(s, cpu, false, t ? false : rq->idle_unrecorded);
 }
 
+/*
+ * The switch's CPU closes its time and averages under the task that ran.
+ * Its rq fields need no publishing here when a move below publishes them
+ * before anything reads them: prev's to the runqueue or to sleep, or
+ * next's arrival (each ends in a kupdate); and sr_state_event()'s kupdate
+ * ends every switch.  A pending RCU tick update (c->rcu_tick) runs inside
+ * the publishing, at its own time: then, and for a dying prev, as before.
+ */
+static void close_cpu(struct sr_state *s, const struct sr_event *ev, const struct sr_task *prev,
+		      const struct sr_task *next)
+{
+	bool moved_later = prev ? ev->prev_state != SR_PS_DEAD : next != NULL;
+
+	if (moved_later && !s->cpu[ev->cpu].rcu_tick)
+		sr_st_cpu_close(s, ev->cpu, s->now);
+	else
+		sr_st_cpu_advance(s, ev->cpu, s->now);
+}
+
 int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev, struct sr_task *prev,
 		    struct sr_task *next)
 {
@@ -96,7 +115,7 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev, struct sr_tas
 	if (c->curr_known && rq->curr_pid != (ev->pid > 0 ? ev->pid : 0))
 		sr_st_resync_curr(s, ev->cpu, ev->pid);
 	c->switches++;
-	sr_st_cpu_advance(s, ev->cpu, s->now);
+	close_cpu(s, ev, prev, next);
 	if (prev) {
 		static const enum sr_task_state to[] = {
 			[SR_PS_RUNNING] = SR_T_QUEUED, [SR_PS_SLEEPING] = SR_T_SLEEPING,
