@@ -315,11 +315,11 @@ void sr_st_ttwu_returned(struct sr_state *s, const struct sr_event *ev)
 	    (ev->type >= SR_EV_SELECT && ev->type <= SR_EV_IDLEST_GROUP_RET))
 		return;
 	c = &s->cpu[ev->cpu];
-	p = sr_state_task(s, c->ttwu_pid);
 	if (ev->pid == c->ttwu_pid && (ev->type == SR_EV_MIGRATE || ev->type == SR_EV_WAKEUP)) {
 		c->ttwu_pid = -1;
 		return;
 	}
+	p = sr_state_task(s, c->ttwu_pid);
 	c->ttwu_pid = -1;
 	if (p && p->pending && p->pend_cpu == ev->cpu && !p->pend_migrations && !p->pend_deferred)
 		sr_st_follow_early(s, p, p->pend_prev);
