@@ -119,6 +119,8 @@ struct sr_comm_sync {
 
 /* state.c: the task table */
 struct sr_task *sr_st_task_get(struct sr_state *s, int pid);
+/* sr_st_task_get(), first trying @cpu's current task */
+struct sr_task *sr_st_task_on(struct sr_state *s, int pid, int cpu);
 void sr_st_task_reset(struct sr_task *t, int pid, uint64_t now);
 
 /* runqueue.c: accounting */

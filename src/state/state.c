@@ -64,7 +64,21 @@ struct sr_task *sr_st_waker(struct sr_state *s, int pid, int cpu)
 {
 	if (pid == 0 && sr_st_cpu_ok(s, cpu))
 		return &s->cpu[cpu].idle;
-	return sr_st_task_get(s, pid);
+	return sr_st_task_on(s, pid, cpu);
+}
+
+/*
+ * The task of @pid, most often the one current on @cpu (a waker, a
+ * switch's prev): that task, with no table lookup, when it is the one.
+ * The table's task of a pid keeps its address for the whole pass, so
+ * c->curr is that task; and a lookup skipped here grows the table no
+ * later than it would have, before the next insertion.
+ */
+struct sr_task *sr_st_task_on(struct sr_state *s, int pid, int cpu)
+{
+	struct sr_task *t = sr_st_cpu_ok(s, cpu) ? s->cpu[cpu].curr : NULL;
+
+	return t && pid > 0 && t->v.pid == pid ? t : sr_st_task_get(s, pid);
 }
 
 /* Find or create the task for @pid; NULL for the idle task or on ENOMEM. */
@@ -196,7 +210,7 @@ static void on_exit_event(struct sr_state *s, const struct sr_event *ev)
 /* A switch's handlers share its two tasks, looked up once (tasks are never freed mid-pass). */
 static int on_switch_event(struct sr_state *s, const struct sr_event *ev)
 {
-	struct sr_task *prev = sr_st_task_get(s, ev->pid);
+	struct sr_task *prev = sr_st_task_on(s, ev->pid, ev->cpu);
 	struct sr_task *next = sr_st_task_get(s, ev->next_pid);
 	int ret = sr_st_on_switch(s, ev, prev, next);
 
