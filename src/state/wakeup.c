@@ -167,7 +167,13 @@ static int run_placement(struct sr_state *s, struct sr_task *p, struct sr_task *
 			 struct sr_brief **decp, unsigned int unknown)
 {
 	struct sr_task_view pv;
-	struct sr_wake_ctx ctx = {
+	struct sr_wake_ctx ctx;
+	struct sr_ref ref = { .valid = false };
+	int ret;
+
+	if (!s->cfg.hooks.placement || !s->cfg.nr_policies || !sr_st_cpu_ok(s, prev))
+		return 0;	/* --policy none: before the context is built */
+	ctx = (struct sr_wake_ctx){
 		.now = s->now, .ts = ev->ts, .kind = kind, .this_cpu = ev->cpu, .prev_cpu = prev,
 		.sync = kind == SR_WAKE_TTWU ? SR_UNKNOWN : SR_NO, .p = &pv,
 		.rq = s->rq, .rq_scratch = s->rq_scratch, .llc = s->llc, .topo = s->cfg.topo,
@@ -175,11 +181,6 @@ static int run_placement(struct sr_state *s, struct sr_task *p, struct sr_task *
 		.load_error_pct = SR_LOAD_ERROR_PCT,
 		.curr_percpu_kthread = waker && waker->kthread_bound,
 	};
-	struct sr_ref ref = { .valid = false };
-	int ret;
-
-	if (!s->cfg.hooks.placement || !s->cfg.nr_policies || !sr_st_cpu_ok(s, prev))
-		return 0;
 	ctx.sync_guess = kind == SR_WAKE_TTWU ? sr_st_sync_guess(s, waker, p, ev, &ctx.sync_source) :
 						SR_NO;
 	if (!*decp) {
