@@ -59,17 +59,19 @@ static void decision_reset(struct sr_decision *d, bool quiet)
 	d->sis_memo = NULL;
 }
 
-/* One run of the model; @memo: the answers this decide()'s runs share. */
-static int decide_once(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+/*
+ * One run of the model under @sync, set in @c: the caller's own copy of the
+ * context, which its runs share (a copy per run cost more than the run's
+ * bookkeeping).  @memo: the answers this decide()'s runs share.
+ */
+static int decide_once(const struct sr_policy *pol, struct sr_wake_ctx *c,
 		       enum sr_tristate sync, struct sr_decision *d, bool quiet,
 		       struct sr_sis_memo *memo)
 {
-	struct sr_wake_ctx c = *ctx;
-
-	c.sync = sync;
+	c->sync = sync;
 	decision_reset(d, quiet);
 	d->sis_memo = memo;
-	return pol->ops->select_task_rq(pol, &c, d);
+	return pol->ops->select_task_rq(pol, c, d);
 }
 
 /* Inputs every answer depends on when the context lacks them, whatever decided it. */
@@ -115,7 +117,7 @@ static int pinned_not_fair(const struct sr_wake_ctx *ctx, struct sr_decision *d,
  * unknowns together can move the task.  The input matters if the CPU
  * changes; that answer's own unknowns always.
  */
-static int wide_alt(const struct sr_policy *pol, const struct sr_wake_ctx *c,
+static int wide_alt(const struct sr_policy *pol, struct sr_wake_ctx *c,
 		    enum sr_tristate sync, struct sr_decision *d, unsigned int dep,
 		    struct sr_decision *alt)
 {
@@ -236,21 +238,23 @@ static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 	struct sr_sis_memo memo, *shared = share ? &memo : NULL;
 	enum sr_tristate guess;
 	struct sr_decision alt;
+	struct sr_wake_ctx c;
 	int ret;
 
 	if (!pol || !pol->ops || !pol->ops->select_task_rq || !ctx || !d)
 		return -EINVAL;
+	c = *ctx;	/* the runs below set its sync; the what-ifs read ctx's own */
 	memo.n = 0;	/* the entries are written before they are read */
 	if (ctx->p && ctx->p->policy == SR_SCHED_RT)
 		return ctx->p->nr_cpus_allowed == 1 ? pinned_not_fair(ctx, d, quiet)
 						    : not_fair(d, quiet);
 	if (ctx->sync != SR_UNKNOWN) {
-		ret = decide_once(pol, ctx, ctx->sync, d, quiet, shared);
+		ret = decide_once(pol, &c, ctx->sync, d, quiet, shared);
 		d->sync_assumed = false;
 		goto out;
 	}
 	guess = ctx->sync_guess == SR_YES ? SR_YES : SR_NO;
-	ret = decide_once(pol, ctx, guess, d, quiet, shared);
+	ret = decide_once(pol, &c, guess, d, quiet, shared);
 	if (ret) {
 		d->sis_memo = NULL;
 		return ret;
@@ -262,7 +266,7 @@ static int decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		goto out;
 	}
 	/* The trail of the other run is not kept: only its answer matters here. */
-	ret = decide_once(pol, ctx, guess == SR_YES ? SR_NO : SR_YES, &alt, true, shared);
+	ret = decide_once(pol, &c, guess == SR_YES ? SR_NO : SR_YES, &alt, true, shared);
 	if (!ret) {
 		d->alt_cpu = alt.cpu;
 		d->alt_fx = alt.fx;
