@@ -84,6 +84,42 @@ static void test_idle_cpu_read_before_417(void **state)
 	fx_free(f);
 }
 
+/* CPUs 1 and 2 each run a task with another one queued behind it, from @ts on. */
+static void overload_two(struct fx *f, uint64_t ts)
+{
+	for (int cpu = 1; cpu <= 2; cpu++) {
+		sw(f, ts, cpu, 0, "swapper", 110 + cpu, "runner");
+		waking(f, ts + 1000, cpu, 120 + cpu, "queued", cpu, 110 + cpu, false);
+		wakeup(f, ts + 2000, cpu, 120 + cpu, cpu);
+	}
+}
+
+/*
+ * With two CPUs' tasks waiting, the nohz kick's idle CPU gets work first and
+ * the blocked-load update comes to nothing: CPU 0 reads as it went idle
+ * until the machine quietens.
+ */
+static void test_idle_cpu_refresh_waits_out_overload(void **state)
+{
+	struct fx *f = fx_new();
+	unsigned long at_idle;
+
+	(void)state;
+	run_then_sleep(f);
+	at_idle = load_read(f, 0);
+	overload_two(f, 402 * MS);
+	assert_int_equal(f->s.rq[1].nr_running, 2);
+	tick_elsewhere(f, 440 * MS);
+	assert_int_equal(load_read(f, 0), at_idle);
+	assert_false(f->s.rq[0].load_refreshed);
+	/* CPU 2's runner sleeps: one CPU overloaded, the update runs */
+	sw(f, 450 * MS, 2, 112, "runner", 122, "queued");
+	tick_elsewhere(f, 451 * MS);
+	assert_true(load_read(f, 0) < 0.6 * (double)at_idle);
+	assert_true(f->s.rq[0].load_refreshed);
+	fx_free(f);
+}
+
 static void test_busy_cpu_past_a_tick(void **state)
 {
 	struct fx *f = fx_new();
@@ -514,6 +550,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_idle_cpu_read_frozen),
 		cmocka_unit_test(test_idle_cpu_read_before_417),
+		cmocka_unit_test(test_idle_cpu_refresh_waits_out_overload),
 		cmocka_unit_test(test_busy_cpu_past_a_tick),
 		cmocka_unit_test(test_busy_cpu_ticks_seen),
 		cmocka_unit_test(test_pull_updates_source),
