@@ -361,14 +361,16 @@ void sr_st_cpu_kupdate_early(struct sr_state *s, int cpu)
  * Whether a nohz blocked-load kick now most likely comes to nothing: two
  * or more CPUs have tasks waiting.  The kick is an IPI to an idle CPU
  * (kick_ilb(), find_new_ilb()), and on a machine that overloaded that CPU
- * gets work first: nohz_csd_func() raises the balance softirq only while
- * it is still idle with no need_resched(), and _nohz_idle_balance() stops
- * once it is no longer idle and needs to reschedule, without moving
- * nohz.next_blocked (6.1 and 6.12 alike).  The state then waits for a
- * quieter moment.  Against the probes' reads (--probes-measure-only), idle
- * prevs' cpu_load() 20 % or more off 5,701 -> 5,474 of 27,611 (after an
- * assumed update 30.0 -> 27.2 %), cpu_util() 10,080 -> 9,896; make fidelity
- * placed wakeups +22 on 6.1, +51 on 6.12 (forks -1, -1).
+ * gets work first: nohz_csd_func() (kernel/sched/core.c, commit
+ * 90b5363acd47 "sched: Clean up scheduler_ipi()", 5.8) raises the balance
+ * softirq only while it is still idle with no need_resched(), and
+ * _nohz_idle_balance() (kernel/sched/fair.c) stops at need_resched()
+ * without moving nohz.next_blocked — 6.1 and 6.12 alike.  The state then
+ * waits for a quieter moment.  Against the probes' reads
+ * (--probes-measure-only), idle prevs' cpu_load() 20 % or more off
+ * 5,701 -> 5,474 of 27,611 (after an assumed update 30.0 -> 27.2 %),
+ * cpu_util() 10,080 -> 9,896; make fidelity placed wakeups +22 on 6.1,
+ * +51 on 6.12 (forks -1, -1).
  */
 static bool blocked_kick_lost(const struct sr_state *s)
 {
