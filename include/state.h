@@ -858,6 +858,7 @@ struct sr_state {
 	uint64_t affinity_inherited;	/* forks whose child took its parent's restricted mask */
 	uint64_t nr_placed;		/* numbering of placed wakeups, forks and execs */
 	uint64_t next_blocked;		/* the next nohz blocked-load update of idle CPUs */
+	int nr_overloaded;		/* CPUs with nr_running >= 2 (sr_st_rq_nr()) */
 	/*
 	 * How late a busy CPU's tick may be: a jiffy, or on a machine whose
 	 * CPUs stall (an overcommitted VM: ipi_late) the SR_TICK_LATE_PCT

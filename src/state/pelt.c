@@ -374,12 +374,7 @@ void sr_st_cpu_kupdate_early(struct sr_state *s, int cpu)
  */
 static bool blocked_kick_lost(const struct sr_state *s)
 {
-	int waiting = 0;
-
-	for (int c = 0; c < s->cfg.nr_cpus; c++)
-		if (s->rq[c].nr_running >= 2 && ++waiting >= 2)
-			return true;
-	return false;
+	return s->nr_overloaded >= 2;
 }
 
 /*

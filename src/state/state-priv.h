@@ -59,6 +59,7 @@ static inline void sr_st_idle_track(struct sr_state *s, int cpu)
 /* Set @cpu's nr_running. */
 static inline void sr_st_rq_nr(struct sr_state *s, int cpu, unsigned int nr)
 {
+	s->nr_overloaded += (nr >= 2) - (s->rq[cpu].nr_running >= 2);
 	s->rq[cpu].nr_running = nr;
 	sr_st_idle_track(s, cpu);
 }
