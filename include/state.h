@@ -494,6 +494,7 @@ struct sr_exec_cand {
 struct sr_task {
 	struct sr_task_view v;		/* what models read: kept current */
 	char comm[SR_COMM_LEN];
+	uint32_t comm_fnv;		/* FNV-1a of comm, kept with it: the WF_SYNC evidence's key */
 	int bound_cpu;			/* a per-CPU kthread's CPU (from its name), or the one
 					 * CPU its affinity allows, else -1 */
 	const struct sr_cpumask *allowed;	/* its cpus_ptr (cfg.affinity, inherited), NULL: all */

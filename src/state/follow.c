@@ -91,7 +91,7 @@ static void weigh_wide(struct sr_state *s, struct sr_task *p, struct sr_task *wa
 		w[0] >>= 1;
 		w[1] >>= 1;
 	}
-	c = sr_st_comm_sync(s, p->comm, true);
+	c = sr_st_comm_sync(s, p, true);
 	if (c)
 		sr_st_evidence_add(&c->wide, k);
 	if (k && (w[1] >= w[0] + 2 || (c && sr_st_evidence_margin(&c->wide) >= WIDE_COMM_MARGIN)))

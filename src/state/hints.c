@@ -150,6 +150,7 @@ void sr_st_set_comm(struct sr_state *s, struct sr_task *t, const char *comm)
 		return;
 	memcpy(t->comm, comm, SR_COMM_LEN);
 	t->comm[SR_COMM_LEN - 1] = '\0';
+	t->comm_fnv = sr_st_comm_fnv(SR_FNV_BASIS, t->comm);
 	sr_st_task_bind(s, t);
 }
 
@@ -433,22 +434,17 @@ void sr_st_fill_llc_hints(struct sr_state *s, int a, int b, uint64_t since)
 
 /* ------------------------------------------------------------ WF_SYNC evidence */
 
-static uint32_t comm_hash(uint32_t h, const char *comm)
-{
-	for (int i = 0; i < SR_COMM_LEN && comm[i]; i++)
-		h = (h ^ (unsigned char)comm[i]) * 16777619u;
-	return h;
-}
-
 /*
- * The entry of @comm, or with @comm2 of the pair (@comm waking @comm2);
- * NULL for a hash collision between two names (no shared evidence).
+ * The entry of @t's comm, or with @t2 of the pair (@t's comm waking @t2's);
+ * NULL for a hash collision between two names (no shared evidence).  The
+ * key hashes the names (FNV-1a, the first's kept in the task).
  */
-static struct sr_comm_sync *comm_entry(struct sr_state *s, const char *comm, const char *comm2,
-				       bool create)
+static struct sr_comm_sync *comm_entry(struct sr_state *s, const struct sr_task *t,
+				       const struct sr_task *t2, bool create)
 {
-	uint32_t h = comm_hash(2166136261u, comm);
-	int key = (int)(((comm2 ? comm_hash(h * 16777619u, comm2) : h) & 0x7ffffffe) | 1);
+	const char *comm = t->comm, *comm2 = t2 ? t2->comm : NULL;
+	uint32_t h = t->comm_fnv;
+	int key = (int)(((comm2 ? sr_st_comm_fnv(h * SR_FNV_PRIME, comm2) : h) & 0x7ffffffe) | 1);
 	struct sr_comm_sync *c = create ? sr_pidtab_get(&s->sync_by_comm, key) :
 					  sr_pidtab_find(&s->sync_by_comm, key);
 
@@ -459,15 +455,17 @@ static struct sr_comm_sync *comm_entry(struct sr_state *s, const char *comm, con
 		if (comm2)
 			memcpy(c->comm2, comm2, SR_COMM_LEN);
 	}
-	if (strncmp(c->comm, comm, SR_COMM_LEN) || strncmp(c->comm2, comm2 ? comm2 : "", SR_COMM_LEN))
+	/* a single name's entry has no second one (strncmp() with "" reads one byte) */
+	if (strncmp(c->comm, comm, SR_COMM_LEN) ||
+	    (comm2 ? strncmp(c->comm2, comm2, SR_COMM_LEN) != 0 : c->comm2[0] != '\0'))
 		return NULL;
 	return c;
 }
 
 /* The entry of @comm alone. */
-struct sr_comm_sync *sr_st_comm_sync(struct sr_state *s, const char *comm, bool create)
+struct sr_comm_sync *sr_st_comm_sync(struct sr_state *s, const struct sr_task *t, bool create)
 {
-	return comm_entry(s, comm, NULL, create);
+	return comm_entry(s, t, NULL, create);
 }
 
 void sr_st_evidence_add(struct sr_sync_evidence *e, int k)
@@ -515,10 +513,10 @@ enum sr_tristate sr_st_sync_guess(struct sr_state *s, const struct sr_task *wake
 	wm = sr_st_evidence_margin(&waker->sync);
 	if (wm > -SYNC_WAKER_MARGIN && wm < SYNC_WAKER_MARGIN)
 		wm = 0;
-	c = comm_entry(s, waker->comm, p->comm, false);
+	c = comm_entry(s, waker, p, false);
 	cm = sr_st_evidence_margin(c ? &c->ev : NULL);
 	if (!cm) {
-		c = sr_st_comm_sync(s, waker->comm, false);
+		c = sr_st_comm_sync(s, waker, false);
 		cm = sr_st_evidence_margin(c ? &c->ev : NULL);
 		by = SR_SYNC_SRC_EVIDENCE;
 	}
@@ -534,10 +532,10 @@ void sr_st_sync_learn(struct sr_state *s, struct sr_task *waker, const struct sr
 
 	if (!waker || waker->v.pid <= 0)
 		return;
-	c = comm_entry(s, waker->comm, p->comm, true);
+	c = comm_entry(s, waker, p, true);
 	if (c)
 		sr_st_evidence_add(&c->ev, sync);
-	c = sr_st_comm_sync(s, waker->comm, true);
+	c = sr_st_comm_sync(s, waker, true);
 	sr_st_evidence_add(&waker->sync, sync);
 	if (c)
 		sr_st_evidence_add(&c->ev, sync);

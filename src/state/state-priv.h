@@ -21,6 +21,17 @@
 
 #define AVG_IDLE_MAX_NS		1000000ULL	/* 2 * max_idle_balance_cost default */
 
+#define SR_FNV_BASIS		2166136261u
+#define SR_FNV_PRIME		16777619u
+
+/* FNV-1a of @comm (at most SR_COMM_LEN bytes) continuing from @h. */
+static inline uint32_t sr_st_comm_fnv(uint32_t h, const char *comm)
+{
+	for (int i = 0; i < SR_COMM_LEN && comm[i]; i++)
+		h = (h ^ (unsigned char)comm[i]) * SR_FNV_PRIME;
+	return h;
+}
+
 static inline bool sr_st_cpu_ok(const struct sr_state *s, int cpu)
 {
 	return cpu >= 0 && cpu < s->cfg.nr_cpus;
@@ -269,8 +280,8 @@ int sr_st_place_deferred(struct sr_state *s, struct sr_task *p);
 /* hints.c: a wakeup's WF_SYNC value, known for a fact */
 void sr_st_sync_learn(struct sr_state *s, struct sr_task *waker, const struct sr_task *p,
 		       bool sync);
-/* hints.c, for follow.c: the WF_SYNC evidence of a comm, and whether a probe read @llc's budget */
-struct sr_comm_sync *sr_st_comm_sync(struct sr_state *s, const char *comm, bool create);
+/* hints.c, for follow.c: the WF_SYNC evidence of @t's comm, and whether a probe read @llc's budget */
+struct sr_comm_sync *sr_st_comm_sync(struct sr_state *s, const struct sr_task *t, bool create);
 void sr_st_evidence_add(struct sr_sync_evidence *e, int k);
 int sr_st_evidence_margin(const struct sr_sync_evidence *e);
 bool sr_st_scan_read(const struct sr_state *s, int llc, uint64_t since);

@@ -43,6 +43,7 @@ void sr_st_task_reset(struct sr_task *t, int pid, uint64_t now)
 	t->exec.spec = spec;
 	t->exec.slices = 2;		/* no exec window known: as if it ran in several slices */
 	t->exec.window_cpu = -2;	/* ... on several CPUs */
+	t->comm_fnv = SR_FNV_BASIS;	/* of the empty comm */
 	t->v.pid = pid;
 	t->v.prio = SR_DEFAULT_PRIO;
 	t->v.weight = SR_NICE_0_LOAD;
