@@ -21,7 +21,21 @@ struct task_lat {
 struct tasks {
 	struct sr_pidtab t;		/* struct task_lat */
 	bool sorted;
+	/*
+	 * The entry of the table's last lookup: a switch-in's tk_run() and
+	 * tk_event() name the same task.  Valid until the next lookup, the
+	 * only thing that moves entries (growing the table).
+	 */
+	struct task_lat *last;
 };
+
+/* @pid's entry, created if new; NULL on ENOMEM. */
+static struct task_lat *entry(struct tasks *k, int pid)
+{
+	if (!k->last || k->last->pid != pid)
+		k->last = sr_pidtab_get(&k->t, pid);
+	return k->last;
+}
 
 static int tk_init(struct sr_analysis *a)
 {
@@ -43,7 +57,7 @@ static int tk_event(struct sr_analysis *a, const struct sr_event *ev)
 
 	if (ev->type != SR_EV_SWITCH || ev->next_pid <= 0)
 		return 0;
-	t = sr_pidtab_get(&k->t, ev->next_pid);
+	t = entry(k, ev->next_pid);
 	if (!t)
 		return -ENOMEM;
 	memcpy(t->comm, ev->next_comm, SR_COMM_LEN);
@@ -59,7 +73,7 @@ static int tk_run(struct sr_analysis *a, const struct sr_task *task, int cpu, ui
 
 	if (task->note.cls != SR_W_PLACED || ts < task->note.ts)
 		return 0;
-	t = sr_pidtab_get(&k->t, task->v.pid);
+	t = entry(k, task->v.pid);
 	if (!t)
 		return -ENOMEM;
 	sr_an_ref_fill(&r, task, cpu, ts);
@@ -85,6 +99,7 @@ static void sort(struct tasks *k)
 	if (!k->sorted)
 		qsort(k->t.slots, k->t.nr_slots, sizeof(struct task_lat), by_max);
 	k->sorted = true;
+	k->last = NULL;		/* the entries moved */
 }
 
 static uint64_t runtime(const struct sr_view *v, int pid)
