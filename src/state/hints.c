@@ -401,7 +401,12 @@ bool sr_st_scan_read(const struct sr_state *s, int llc, uint64_t since)
 static void fill_llc(struct sr_state *s, int llc, uint64_t since)
 {
 	const struct sr_topo *t = s->cfg.topo;
-	bool known = s->idle_cores_known[llc], hint = idle_cores_hint(s, llc);
+	/*
+	 * Without SMT the models never read has_idle_cores (sched_smt_active()
+	 * guards every test_idle_cores()): no rescan of the LLC for it.  The
+	 * rescan only fills a cache, which stays exact either way.
+	 */
+	bool known = s->idle_cores_known[llc], hint = t->smt_max != 1 && idle_cores_hint(s, llc);
 	int c;
 
 	sr_for_each_cpu(c, &t->cpu[llc].llc) {
