@@ -326,8 +326,13 @@ static void pelt_move(struct sr_state *s, struct sr_task *t, int from, int to)
 	}
 }
 
-/* The one place a task changes state or CPU: keeps the runqueue sums exact. */
-void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state st, int cpu)
+/*
+ * The one place a task changes state or CPU: keeps the runqueue sums exact.
+ * @update: end with the kupdate of the task's CPU (false: the caller's own
+ * follows before anything reads that CPU).
+ */
+static void task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state st, int cpu,
+		      bool update)
 {
 	bool moved = cpu >= 0 && cpu != t->v.cpu;
 
@@ -363,12 +368,27 @@ void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state s
 	if (sr_st_on_rq(st))
 		rq_account(s, t, t->v.cpu, +1, false);
 	/* task_dead_fair() only queues the removal for that CPU's next update */
-	if (!sr_st_cpu_ok(s, t->v.cpu) || st == SR_T_DEAD)
+	if (!update || !sr_st_cpu_ok(s, t->v.cpu) || st == SR_T_DEAD)
 		return;
 	if (st == SR_T_SLEEPING)
 		sr_st_cpu_kupdate_early(s, t->v.cpu);	/* a wakeup's move: enqueued later */
 	else
 		sr_st_cpu_kupdate(s, t->v.cpu);
+}
+
+void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state st, int cpu)
+{
+	task_move(s, t, st, cpu, true);
+}
+
+/*
+ * A switch's next task arrives on @cpu: the switch's own kupdate of @cpu
+ * (sr_state_event()) comes after it with nothing reading the CPU between,
+ * and makes the same update the move's would (same moment, same sums).
+ */
+void sr_st_task_switch_in(struct sr_state *s, struct sr_task *t, int cpu)
+{
+	task_move(s, t, SR_T_RUNNING, cpu, false);
 }
 
 /*

@@ -87,11 +87,12 @@ void sr_st_resync_curr(struct sr_state *s, int cpu, int pid)
 
 /*
  * The switch's CPU closes its time and averages under the task that ran.
- * Its rq fields need no publishing here when a move below publishes them
- * before anything reads them: prev's to the runqueue or to sleep, or
- * next's arrival (each ends in a kupdate); and sr_state_event()'s kupdate
- * ends every switch.  A pending RCU tick update (c->rcu_tick) runs inside
- * the publishing, at its own time: then, and for a dying prev, as before.
+ * Its rq fields need no publishing here: sr_state_event()'s kupdate ends
+ * every switch, and the only readers before it, the placements a
+ * switch-out may run, come after prev's move to the runqueue or to sleep,
+ * which ends in a kupdate.  Without prev, nothing reads them before that
+ * last kupdate.  A pending RCU tick update (c->rcu_tick) runs inside the
+ * publishing, at its own time: then, and for a dying prev, as before.
  */
 static void close_cpu(struct sr_state *s, const struct sr_event *ev, const struct sr_task *prev,
 		      const struct sr_task *next)
@@ -164,7 +165,7 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev, struct sr_tas
 		sr_st_set_comm(s, next, ev->next_comm);
 		sr_st_affinity_seen(s, next, ev->cpu);
 		sr_st_task_set_prio(s, next, ev->next_prio);
-		sr_st_task_move(s, next, SR_T_RUNNING, ev->cpu);
+		sr_st_task_switch_in(s, next, ev->cpu);
 		next->last_in = ev->ts;
 		next->v.exec_start = ev->ts;
 		sr_st_exec_slice(next, ev->cpu);
