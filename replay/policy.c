@@ -138,13 +138,14 @@ static int wide_alt(const struct sr_policy *pol, struct sr_wake_ctx *c,
 static int wide_what_if(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 			struct sr_decision *d)
 {
-	struct sr_wake_ctx c = *ctx;
+	struct sr_wake_ctx c;
 	struct sr_decision alt;
 	enum sr_tristate primary;
 	int ret;
 
 	if (!d->wide_uncertain)
 		return 0;
+	c = *ctx;	/* copied past the early return: most placements stop there */
 	c.force_wide = d->wide ? -1 : 1;
 	primary = ctx->sync != SR_UNKNOWN ? ctx->sync : d->sync_assumed ? SR_YES : SR_NO;
 	ret = wide_alt(pol, &c, primary, d, SR_DEP_WAKEE_FLIPS, &alt);
@@ -171,13 +172,14 @@ static int wide_what_if(const struct sr_policy *pol, const struct sr_wake_ctx *c
 static int flight_what_if(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 			  struct sr_decision *d)
 {
-	struct sr_wake_ctx c = *ctx;
+	struct sr_wake_ctx c;
 	struct sr_decision alt;
 	enum sr_tristate sync;
 	int cpu, ret;
 
 	if (!ctx->in_flight || !ctx->rq_scratch || sr_mask_first(ctx->in_flight) < 0)
 		return 0;
+	c = *ctx;
 	memcpy(ctx->rq_scratch, ctx->rq, (size_t)ctx->topo->nr_cpus * sizeof(*ctx->rq));
 	sr_for_each_cpu(cpu, ctx->in_flight)
 		if (cpu < ctx->topo->nr_cpus) {
@@ -203,7 +205,7 @@ static int flight_what_if(const struct sr_policy *pol, const struct sr_wake_ctx 
 static int stamp_what_if(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 			 struct sr_decision *d)
 {
-	struct sr_wake_ctx c = *ctx;
+	struct sr_wake_ctx c;
 	struct sr_stamp_grid g;
 	struct sr_decision alt;
 	enum sr_tristate sync;
@@ -217,6 +219,7 @@ static int stamp_what_if(const struct sr_policy *pol, const struct sr_wake_ctx *
 	}
 	if (!g.n)
 		return 0;	/* no open stamp orders otherwise: as read */
+	c = *ctx;
 	c.rq = ctx->rq_scratch;
 	sync = ctx->sync != SR_UNKNOWN ? ctx->sync : d->sync_assumed ? SR_YES : SR_NO;
 	for (bool first = true; sr_stamp_grid_next(&g, ctx, first); first = false) {
