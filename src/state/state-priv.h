@@ -186,8 +186,13 @@ static inline void sr_st_exec_own_event(struct sr_state *s, const struct sr_even
 	}
 }
 void sr_st_exec_switch_out(struct sr_state *s, struct sr_task *p, const struct sr_event *ev);
+/* placement.c: one placement replayed through the policies */
 int sr_st_run_placement(struct sr_state *s, struct sr_task *p, const struct sr_event *ev,
 			enum sr_wake_kind kind, int prev, struct sr_brief **dec, unsigned int unknown);
+/* sr_st_run_placement() with its waker found already (NULL: none). */
+int sr_st_run_placement_by(struct sr_state *s, struct sr_task *p, struct sr_task *waker,
+			   const struct sr_event *ev, enum sr_wake_kind kind, int prev,
+			   struct sr_brief **decp, unsigned int unknown);
 void sr_st_ttwu_unmark(struct sr_state *s, struct sr_task *p);
 int sr_st_ttwu_descheduled(struct sr_state *s, struct sr_task *p, int cpu, bool left_idle);
 int sr_st_switch_done(struct sr_state *s, const struct sr_event *ev, struct sr_task *prev);
