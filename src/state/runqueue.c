@@ -56,7 +56,7 @@ struct sr_task_view sr_st_kernel_view(const struct sr_task *t)
 }
 
 /* Close the CPU's time accounting and PELT averages up to @now, not publishing them. */
-static void cpu_close(struct sr_state *s, int cpu, uint64_t now)
+void sr_st_cpu_close(struct sr_state *s, int cpu, uint64_t now)
 {
 	struct sr_cpu_state *c = &s->cpu[cpu];
 	struct sr_rq *rq = &s->rq[cpu];
@@ -78,15 +78,10 @@ static void cpu_close(struct sr_state *s, int cpu, uint64_t now)
 	sr_st_cpu_decay(s, cpu, now);
 }
 
-void sr_st_cpu_close(struct sr_state *s, int cpu, uint64_t now)
-{
-	cpu_close(s, cpu, now);
-}
-
 /* Close the CPU's time accounting and PELT averages up to @now. */
 void sr_st_cpu_advance(struct sr_state *s, int cpu, uint64_t now)
 {
-	cpu_close(s, cpu, now);
+	sr_st_cpu_close(s, cpu, now);
 	sr_st_cpu_pelt(s, cpu, now);
 }
 
@@ -163,7 +158,7 @@ static void rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign,
 	if (publish)
 		sr_st_cpu_advance(s, cpu, s->now);
 	else
-		cpu_close(s, cpu, s->now);
+		sr_st_cpu_close(s, cpu, s->now);
 	sr_st_rq_touched(s, cpu);
 	util_est_account(s, t, cpu, sign);
 	if (t->v.policy != SR_SCHED_RT)
@@ -309,19 +304,21 @@ static void pelt_sync_to_old(struct sr_state *s, struct sr_task *t, int from)
 	t->pelt_held = true;
 }
 
-static void pelt_move(struct sr_state *s, struct sr_task *t, int from, int to)
+/* @enqueued: a sleeper enqueued on @to at once (sr_st_task_pulled()), not by a wakeup to come */
+static void pelt_move(struct sr_state *s, struct sr_task *t, int from, int to, bool enqueued)
 {
 	if (from == to)
 		return;
 	pelt_leave(s, t, from);
 	pelt_sync_to_old(s, t, from);
+	t->pelt_held &= !enqueued;
 	sr_st_blocked_load(s, t, to, +1);
 	if (sr_st_cpu_ok(s, to)) {
 		struct sr_cpu_state *c = &s->cpu[to];
 
 		/* unclamped, as cfs_rq->avg.util_avg: cpu_util() caps it where it is read */
 		c->util_avg += (double)t->v.util_avg;
-		if (t->state == SR_T_SLEEPING)
+		if (t->state == SR_T_SLEEPING && !enqueued)
 			attach_begin(s, t, to);
 	}
 }
@@ -329,10 +326,10 @@ static void pelt_move(struct sr_state *s, struct sr_task *t, int from, int to)
 /*
  * The one place a task changes state or CPU: keeps the runqueue sums exact.
  * @update: end with the kupdate of the task's CPU (false: the caller's own
- * follows before anything reads that CPU).
+ * follows before anything reads that CPU).  @enqueued: see pelt_move().
  */
 static void task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state st, int cpu,
-		      bool update)
+		      bool update, bool enqueued)
 {
 	bool moved = cpu >= 0 && cpu != t->v.cpu;
 
@@ -347,7 +344,7 @@ static void task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state 
 	if (sr_st_on_rq(t->state) && cpu >= 0 && cpu != t->v.cpu && sr_st_cpu_ok(s, t->v.cpu))
 		sr_st_cpu_kupdate(s, t->v.cpu);
 	if (cpu >= 0 && cpu != t->v.cpu && t->state != SR_T_DEAD)
-		pelt_move(s, t, t->v.cpu, cpu);
+		pelt_move(s, t, t->v.cpu, cpu, enqueued);
 	if (st == SR_T_DEAD && t->state != SR_T_DEAD)
 		pelt_dead(s, t, cpu >= 0 ? cpu : t->v.cpu);
 	if (st == SR_T_SLEEPING && sr_st_on_rq(t->state)) {
@@ -370,7 +367,7 @@ static void task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state 
 	/* task_dead_fair() only queues the removal for that CPU's next update */
 	if (!update || !sr_st_cpu_ok(s, t->v.cpu) || st == SR_T_DEAD)
 		return;
-	if (st == SR_T_SLEEPING)
+	if (st == SR_T_SLEEPING && !enqueued)
 		sr_st_cpu_kupdate_early(s, t->v.cpu);	/* a wakeup's move: enqueued later */
 	else
 		sr_st_cpu_kupdate(s, t->v.cpu);
@@ -378,7 +375,7 @@ static void task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state 
 
 void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state st, int cpu)
 {
-	task_move(s, t, st, cpu, true);
+	task_move(s, t, st, cpu, true, false);
 }
 
 /*
@@ -388,22 +385,18 @@ void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state s
  */
 void sr_st_task_switch_in(struct sr_state *s, struct sr_task *t, int cpu)
 {
-	task_move(s, t, SR_T_RUNNING, cpu, false);
+	task_move(s, t, SR_T_RUNNING, cpu, false, false);
 }
 
 /*
- * A balancer moved @t, which the trace shows asleep: a 6.12 delayed dequeue
- * left it queued, so attach_task() enqueued it on its new CPU at once
- * (attach_entity_load_avg() from enqueue_entity(): last_update_time was 0),
- * an update of that cfs_rq, with no wakeup to wait for.
+ * A balancer moved @t to @cpu: it moves only queued tasks, so one the trace
+ * shows asleep was left queued by 6.12's delayed dequeue, and attach_task()
+ * enqueued it there at once (attach_entity_load_avg() from enqueue_entity():
+ * last_update_time was 0), an update of that cfs_rq, with no wakeup to wait for.
  */
-void sr_st_task_attached(struct sr_state *s, struct sr_task *t)
+void sr_st_task_pulled(struct sr_state *s, struct sr_task *t, int cpu)
 {
-	if (t->state != SR_T_SLEEPING || !sr_st_cpu_ok(s, t->v.cpu))
-		return;
-	attach_end(s, t);
-	t->pelt_held = false;
-	sr_st_cpu_kupdate(s, t->v.cpu);
+	task_move(s, t, t->state, cpu, true, true);
 }
 
 /* A prio change while queued must move the task's weight in the rq sums too. */

@@ -142,7 +142,7 @@ void sr_st_cpu_advance(struct sr_state *s, int cpu, uint64_t now);
 void sr_st_cpu_close(struct sr_state *s, int cpu, uint64_t now);
 void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state st, int cpu);
 void sr_st_task_switch_in(struct sr_state *s, struct sr_task *t, int cpu);
-void sr_st_task_attached(struct sr_state *s, struct sr_task *t);
+void sr_st_task_pulled(struct sr_state *s, struct sr_task *t, int cpu);
 void sr_st_task_set_prio(struct sr_state *s, struct sr_task *t, int prio);
 void sr_st_rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign);
 void sr_st_blocked_load(struct sr_state *s, struct sr_task *t, int cpu, int sign);

@@ -523,11 +523,12 @@ int sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev)
 		if (p->pend_ttwu_cpu >= 0 || p->pend_flight_cpu >= 0 || p->pend_cls == SR_W_PLACED)
 			ttwu_mark(s, p, p->pend_cpu, ev->dest_cpu);
 	}
-	sr_st_task_move(s, p, p->state, ev->dest_cpu);
-	if (!p->pending)
-		sr_st_task_attached(s, p);
+	if (p->pending) {
+		sr_st_task_move(s, p, p->state, ev->dest_cpu);
+		return 0;
+	}
+	sr_st_task_pulled(s, p, ev->dest_cpu);
 	/* a balancer's move: the analyses read both sides' groups (work-conservation.c) */
-	if (!p->pending)
-		sr_st_cpu_advance_all(s);
+	sr_st_cpu_advance_all(s);
 	return 0;
 }
