@@ -799,6 +799,9 @@ struct sr_probe_stats {
 	uint64_t cpu_load_err[SR_ERR_BUCKETS];	/* cpu_load() of prev and this vs the state's */
 	uint64_t cpu_util_err[SR_ERR_BUCKETS];	/* prev's cfs_rq util_avg vs the state's */
 	uint64_t cpu_loads;		/* cpu_load() values recorded for placements */
+	uint64_t rqs_reads;		/* CPUs' cfs_rq averages the rqs probes read */
+	/* ... their load_avg, util_avg and util_est vs the state's, [busy 0, idle 1] */
+	uint64_t rqs_err[3][2][SR_ERR_BUCKETS];
 	uint64_t flips;			/* wakee_flips values recorded (wakee at srqf, waker at thl) */
 	uint64_t flips_err[3];		/* the state's estimate: [0] exact, [1] off but inside its
 					 * bounds, [2] outside them */

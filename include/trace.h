@@ -30,6 +30,7 @@ enum sr_ev_type {
 	SR_EV_HLOAD_RET,		/* thl_ret: its value */
 	SR_EV_IDLEST_GROUP,		/* fig: find_idlest_group() entry (pid, sd_weight) */
 	SR_EV_IDLEST_GROUP_RET,		/* fig_ret: the group's span, first 64 CPUs */
+	SR_EV_RQS,			/* rqsN: SR_RQS_CPUS CPUs' rq->cfs.avg at srqf */
 	SR_EV_AUTOGROUP,		/* sag: sched_autogroup_create_attach(pid) */
 	SR_EV_CGROUP_ATTACH,		/* cgroup:cgroup_attach_task (pid, dst_id) */
 	SR_EV_OTHER,
@@ -49,6 +50,10 @@ enum sr_prev_state {
 #define SR_TRACE_FLAG_HARDIRQ	0x08
 #define SR_TRACE_FLAG_SOFTIRQ	0x10
 #define SR_TRACE_FLAG_NMI	0x40
+
+#define SR_RQS_CPUS	4	/* CPUs per rqs event */
+#define SR_RQS_FIELDS	4	/* load_avg, util_avg, util_est, runnable_avg */
+enum { SR_RQS_LOAD, SR_RQS_UTIL, SR_RQS_EST, SR_RQS_RUN };
 
 struct sr_event {
 	enum sr_ev_type type;
@@ -79,7 +84,9 @@ struct sr_event {
 	int lost_open;
 	uint64_t lost_open_after;
 	uint64_t lost_closed_before;
-	/* probe events */
+	/* probe events: the rqs values share the space of the others' */
+	union {
+	struct {
 	unsigned int wake_flags;	/* select: WF_* of that kernel */
 	uint64_t load_avg, util_avg;	/* select: p->se.avg at entry */
 	uint64_t cpu_load, cpu_util;	/* select: prev's root cfs_rq avg; hload: the task's
@@ -94,6 +101,17 @@ struct sr_event {
 	int llc_scan;			/* select, hload: that LLC's sd_llc_shared->nr_idle_scan
 					 * (SIS_UTIL, 6.0+); -1: not recorded */
 	int llc_idle_cores;		/* ... and its ->has_idle_cores (0 or 1); -1: not recorded */
+	};
+	struct {
+	int rqs_base;			/* rqs: its first CPU */
+	/*
+	 * CPU rqs_base + i's rq->cfs.avg load_avg, util_avg, util_est
+	 * (6.1: .enqueued) and runnable_avg at SR_RQS_FIELDS * i ..;
+	 * UINT32_MAX: not recorded
+	 */
+	uint32_t rqs[SR_RQS_CPUS * SR_RQS_FIELDS];
+	};
+	};
 	int cgroup_id;			/* cgroup_attach: dst_id */
 };
 

@@ -20,8 +20,6 @@
 #include <bpf/btf.h>
 #include "record.h"
 
-#define PROBE_SYSTEM	"sr"
-
 /* Offsets, in bytes, of what the probes read. */
 struct offs {
 	unsigned int pid, load_avg, util_avg;	/* in task_struct */
@@ -44,6 +42,7 @@ struct offs {
 	bool has_llc_scan, llc_scan_in_btf, has_idle_cores;
 	unsigned int rq_sd, sd_parent, sd_shared, nr_idle_scan, idle_cores;
 	int llc_hops;
+	struct rec_rq_avgs rq_avgs;	/* every CPU's rq.cfs.avg: the rqs probes */
 };
 
 /* Byte offset of member @name of struct @type, searching anonymous members too. */
@@ -150,6 +149,21 @@ static void rq_path(const struct btf *btf, struct offs *o)
 	o->rq_util = (unsigned int)v[3];
 }
 
+static void rq_avgs_path(const struct btf *btf, struct rec_rq_avgs *a)
+{
+	static const char *const field[4] = {
+		"cfs.avg.load_avg", "cfs.avg.util_avg", "cfs.avg.util_est", "cfs.avg.runnable_avg",
+	};
+
+	a->ok = true;
+	for (int i = 0; i < 4; i++) {
+		long off = path_off(btf, "rq", field[i]);
+
+		a->ok = a->ok && off >= 0;
+		a->off[i] = off >= 0 ? (unsigned int)off : 0;
+	}
+}
+
 /* The counters wake_wide() compares: inherited at fork, so unknown to a trace. */
 static void flips_path(const struct btf *btf, struct offs *o)
 {
@@ -229,6 +243,7 @@ static int read_offsets(struct rec *r, struct offs *o)
 	o->wake_flags_arg = wake_flags_arg(btf);
 	o->span_weight = v[3] >= 0 ? (unsigned int)v[3] : 0;
 	rq_path(btf, o);
+	rq_avgs_path(btf, &o->rq_avgs);
 	flips_path(btf, o);
 	llc_scan_path(btf, o);
 	btf__free(btf);
@@ -372,13 +387,15 @@ static void fetchargs(const struct probe *p, const struct offs *o, int tier, cha
 }
 
 /* FILE must hold the probe's format too: it stores only the events recorded. */
-static int add_event(struct rec *r, const struct probe *p)
+int sr_rec_probe_keep(struct rec *r, struct tracefs_dynevent *ev, const char *event)
 {
 	char full[64];
 
-	snprintf(full, sizeof(full), "%s/%s", PROBE_SYSTEM, p->event);
-	return json_array_append_new(r->events, json_string(full)) ?
-	       sr_rec_fail(r, SR_EXIT_FAIL, -ENOMEM, "out of memory") : 0;
+	if (r->nr_probes >= REC_MAX_PROBES)
+		return -ENOSPC;
+	r->probes[r->nr_probes++] = ev;
+	snprintf(full, sizeof(full), "%s/%s", REC_PROBE_SYSTEM, event);
+	return json_array_append_new(r->events, json_string(full)) ? -ENOMEM : 0;
 }
 
 /* Create @p on the first of its functions the kernel accepts; 0 or -errno. */
@@ -390,15 +407,15 @@ static int create_at(struct rec *r, const struct probe *p, const struct offs *o,
 	fetchargs(p, o, tier, args, sizeof(args));
 	for (int i = 0; i < 2 && p->funcs[i]; i++) {
 		struct tracefs_dynevent *ev = p->ret ?
-			tracefs_kretprobe_alloc(PROBE_SYSTEM, p->event, p->funcs[i], args, 0) :
-			tracefs_kprobe_alloc(PROBE_SYSTEM, p->event, p->funcs[i], args);
+			tracefs_kretprobe_alloc(REC_PROBE_SYSTEM, p->event, p->funcs[i], args, 0) :
+			tracefs_kprobe_alloc(REC_PROBE_SYSTEM, p->event, p->funcs[i], args);
 
 		if (!ev)
 			return -ENOMEM;
 		ret = tracefs_dynevent_create(ev) ? sr_rec_neg_errno() : 0;
 		if (!ret) {
-			r->probes[r->nr_probes++] = ev;
-			return add_event(r, p);
+			ret = sr_rec_probe_keep(r, ev, p->event);
+			return ret ? sr_rec_fail(r, SR_EXIT_FAIL, ret, "out of memory") : 0;
 		}
 		tracefs_dynevent_free(ev);
 	}
@@ -440,16 +457,16 @@ static void remove_stale(void)
 {
 	struct tracefs_dynevent **old = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_KPROBE |
 								 TRACEFS_DYNEVENT_KRETPROBE,
-								 PROBE_SYSTEM);
+								 REC_PROBE_SYSTEM);
 
 	for (int i = 0; old && old[i]; i++)
 		tracefs_dynevent_destroy(old[i], true);
 	tracefs_dynevent_list_free(old);
 }
 
-static int note(struct rec *r, const struct probe *p, const char *status)
+int sr_rec_probe_note(struct rec *r, const char *event, const char *status)
 {
-	json_t *o = json_pack("{s:s, s:s}", "event", p->event, "status", status);
+	json_t *o = json_pack("{s:s, s:s}", "event", event, "status", status);
 
 	return !o || json_array_append_new(r->probe_status, o) ? -ENOMEM : 0;
 }
@@ -482,7 +499,7 @@ int sr_rec_probes_setup(struct rec *r)
 					   "exists and is not one of our kprobes (another tool's, an "
 					   "fprobe?): remove it (echo '-:%s/%s' >> "
 					   "/sys/kernel/tracing/dynamic_events) and record again",
-					   PROBE_SYSTEM, p->event, PROBE_SYSTEM, p->event);
+					   REC_PROBE_SYSTEM, p->event, REC_PROBE_SYSTEM, p->event);
 		if (ret && p->required)
 			return sr_rec_fail(r, SR_EXIT_BAD_INPUT, ret, "--probes: cannot probe %s (%s): "
 					   "a kernel with CONFIG_KPROBE_EVENTS and %s not inlined is "
@@ -490,12 +507,14 @@ int sr_rec_probes_setup(struct rec *r)
 		if (ret)
 			fprintf(stderr, "schedreplay: --probes: no %s probe on this kernel (%s): "
 				"recorded without it\n", p->event, strerror(-ret));
-		if (note(r, p, ret ? "absent" : "recorded"))
+		if (sr_rec_probe_note(r, p->event, ret ? "absent" : "recorded"))
 			return sr_rec_fail(r, SR_EXIT_FAIL, -ENOMEM, "out of memory");
 	}
-	if (tracefs_event_enable(r->inst, PROBE_SYSTEM, NULL))
+	if (o.rq_avgs.ok)
+		sr_rec_probes_rqs(r, &o.rq_avgs);
+	if (tracefs_event_enable(r->inst, REC_PROBE_SYSTEM, NULL))
 		return sr_rec_fail(r, SR_EXIT_FAIL, sr_rec_neg_errno(), "--probes: cannot enable "
-				   "the %s events in instance %s", PROBE_SYSTEM, r->name);
+				   "the %s events in instance %s", REC_PROBE_SYSTEM, r->name);
 	return 0;
 }
 
@@ -504,7 +523,7 @@ void sr_rec_probes_teardown(struct rec *r)
 	for (int i = 0; i < r->nr_probes; i++) {
 		if (tracefs_dynevent_destroy(r->probes[i], true))
 			fprintf(stderr, "schedreplay: cannot remove probe event %d of %s: %s\n", i,
-				PROBE_SYSTEM, strerror(errno));
+				REC_PROBE_SYSTEM, strerror(errno));
 		tracefs_dynevent_free(r->probes[i]);
 	}
 	r->nr_probes = 0;

@@ -13,6 +13,7 @@
 #include <tracefs.h>
 #include "cli.h"
 #include "machine.h"
+#include "trace.h"
 
 /* Exit codes beyond cli.h's, documented in docs/record.md. */
 enum { REC_EXIT_LOST = 3, REC_EXIT_COMMAND = 4 };
@@ -21,7 +22,10 @@ enum { REC_EXIT_LOST = 3, REC_EXIT_COMMAND = 4 };
 #define REC_MIN_KB		4
 #define REC_MAX_KB		(4L << 20)
 #define TRACEFS_PATH		"/sys/kernel/tracing"
-#define REC_MAX_PROBES		8
+#define REC_PROBE_SYSTEM	"sr"	/* the probes' event system */
+#define REC_RQS_CPUS		SR_RQS_CPUS	/* CPUs per rqs probe event */
+#define REC_RQS_MAX_CPUS	256	/* CPUs whose runqueue averages --probes reads */
+#define REC_MAX_PROBES		(8 + REC_RQS_MAX_CPUS / REC_RQS_CPUS)
 
 struct rec_opts {
 	const char *out;
@@ -104,6 +108,24 @@ void sr_rec_teardown(struct rec *r);
 int sr_rec_probes_setup(struct rec *r);
 /* Remove the probe events this run created. */
 void sr_rec_probes_teardown(struct rec *r);
+/* Keep @ev (created) for teardown and FILE's formats; 0 or -ENOMEM. */
+int sr_rec_probe_keep(struct rec *r, struct tracefs_dynevent *ev, const char *event);
+/* One line of the snapshot's probe list: @event @status ("recorded", "absent"). */
+int sr_rec_probe_note(struct rec *r, const char *event, const char *status);
+/* record-probes-rqs.c */
+/*
+ * Byte offsets in struct rq of cfs.avg's load_avg, util_avg, util_est
+ * (6.1's struct util_est: its first member, enqueued) and runnable_avg.
+ */
+struct rec_rq_avgs {
+	bool ok;
+	unsigned int off[4];
+};
+/*
+ * The rqs probes: every CPU's root cfs_rq averages at each
+ * select_task_rq_fair(); skipped, with a note, where the kernel refuses them.
+ */
+void sr_rec_probes_rqs(struct rec *r, const struct rec_rq_avgs *o);
 /* record-output.c */
 /* Sent by a reader that failed; record-run.c waits for it too. */
 #define REC_SIG_READER	SIGUSR1

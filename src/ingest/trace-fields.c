@@ -18,10 +18,13 @@ struct ev_desc {
 	const char *sys;		/* NULL: any system (probe events) */
 	const char *name;
 	const char *fields[F_NR];	/* field name per slot, NULL if unused */
-	unsigned int required;		/* bitmask of slots that must exist */
+	unsigned long long required;	/* bitmask of slots that must exist */
 };
 
-#define R(f) (1u << (f))
+#define R(f) (1ull << (f))
+#define RQS(i) [F_RQS0 + 4 * (i)] = "load" #i, [F_RQS0 + 4 * (i) + 1] = "util" #i, \
+	[F_RQS0 + 4 * (i) + 2] = "est" #i, [F_RQS0 + 4 * (i) + 3] = "run" #i
+_Static_assert(SR_RQS_CPUS == 4 && SR_RQS_FIELDS == 4, "RQS() names four CPUs' four fields");
 
 static const struct ev_desc descs[SR_EV_OTHER] = {
 	[SR_EV_SWITCH] = { "sched", "sched_switch", {
@@ -73,6 +76,9 @@ static const struct ev_desc descs[SR_EV_OTHER] = {
 	[SR_EV_IDLEST_GROUP] = { NULL, "fig", {
 		[F_PID] = "pid", [F_SD_WEIGHT] = "sd_weight", [F_TARGET] = "this_cpu" }, R(F_PID) },
 	[SR_EV_IDLEST_GROUP_RET] = { NULL, "fig_ret", { [F_SPAN] = "span" }, R(F_SPAN) },
+	/* rqs0, rqs1, ...: one layout (sr_tr_build_type_map() maps every one) */
+	[SR_EV_RQS] = { NULL, "rqs0", { [F_RQS_BASE] = "base",
+		RQS(0), RQS(1), RQS(2), RQS(3) }, R(F_RQS_BASE) | R(F_RQS0) },
 	[SR_EV_AUTOGROUP] = { NULL, "sag", { [F_PID] = "pid" }, R(F_PID) },
 	[SR_EV_CGROUP_ATTACH] = { "cgroup", "cgroup_attach_task", {
 		[F_PID] = "pid", [F_COMM] = "comm", [F_CGROUP_ID] = "dst_id" },
@@ -105,6 +111,7 @@ enum { OP_I32, OP_U64, OP_COMM15, OP_COMM, OP_INT, OP_NUM64, OP_IRQ };
 enum { D_NONE, D_INT, D_U64, D_COMM, D_IRQ };
 
 #define D(m, k) { offsetof(struct sr_event, m), k }
+#define DQ(i) [F_RQS0 + (i)] = D(rqs[i], D_INT)
 
 /* Where each field goes; D_NONE: decoded by hand (exec's filename). */
 static const struct { uint16_t off; uint8_t kind; } dst_of[F_NR] = {
@@ -122,9 +129,12 @@ static const struct { uint16_t off; uint8_t kind; } dst_of[F_NR] = {
 	[F_FLIPS] = D(flips, D_U64), [F_FLIP_TS] = D(flip_ts, D_U64),
 	[F_JIFFIES] = D(jiffies, D_U64), [F_LLC_SCAN] = D(llc_scan, D_INT),
 	[F_LLC_IDLE_CORES] = D(llc_idle_cores, D_INT), [F_COMMON_PID] = D(common_pid, D_INT),
-	[F_COMMON_FLAGS] = D(irq_context, D_IRQ),
+	[F_COMMON_FLAGS] = D(irq_context, D_IRQ), [F_RQS_BASE] = D(rqs_base, D_INT),
+	DQ(0), DQ(1), DQ(2), DQ(3), DQ(4), DQ(5), DQ(6), DQ(7),
+	DQ(8), DQ(9), DQ(10), DQ(11), DQ(12), DQ(13), DQ(14), DQ(15),
 };
 
+_Static_assert(F_NR <= 64, "required is a 64-bit mask");
 _Static_assert(sizeof(((struct sr_event *)0)->wake_flags) == 4, "wake_flags is an int's size");
 
 static int op_code(const struct sr_trace *t, const struct fplan *p, int kind)
@@ -208,6 +218,11 @@ static void plan_defaults(struct sr_event *e, enum sr_ev_type type)
 	e->orig_cpu = e->dest_cpu = e->next_pid = e->next_prio = e->child_pid = -1;
 	if (type < SR_EV_SELECT)
 		return;
+	if (type == SR_EV_RQS) {
+		memset(e->rqs, 0xff, sizeof(e->rqs));
+		e->cgroup_id = -1;
+		return;
+	}
 	e->load_avg = e->util_avg = e->h_load = e->cpu_load = e->cpu_util = UINT64_MAX;
 	e->flips = e->flip_ts = e->jiffies = UINT64_MAX;
 	e->sd_weight = e->llc_scan = e->llc_idle_cores = e->cgroup_id = -1;
@@ -282,6 +297,28 @@ enum sr_ev_type sr_tr_record_type(const struct sr_trace *t, const struct tep_rec
 }
 
 /*
+ * rqs1, rqs2, ...: the events after rqs0 (whose fields the slot planned)
+ * read other CPUs in the same layout; one that differs counts as other.
+ */
+static bool rqs_sibling(const struct sr_trace *t, struct tep_event *ev)
+{
+	const struct ev_slot *s = &t->slot[SR_EV_RQS];
+	unsigned int n;
+	char end;
+
+	if (s->id < 0 || ev->id == s->id || sscanf(ev->name, "rqs%u%c", &n, &end) != 1)
+		return false;
+	for (int f = 0; f < F_NR; f++) {
+		const char *name = descs[SR_EV_RQS].fields[f];
+		struct tep_format_field *x = name ? tep_find_field(ev, name) : NULL;
+
+		if (name && (x ? x->offset != s->f[f].off || x->size != s->f[f].size : s->f[f].size))
+			return false;
+	}
+	return true;
+}
+
+/*
  * A direct map from event id to type: one lookup per record.  Ids with no
  * format in the file map to SR_EV_NR: a recorder that kept the data but
  * not the formats (the file cannot say what those records are).
@@ -310,6 +347,9 @@ int sr_tr_build_type_map(struct sr_trace *t)
 	for (int i = 0; i < SR_EV_OTHER; i++)
 		if (t->slot[i].id >= 0)
 			t->type_of[t->slot[i].id] = (uint8_t)i;
+	for (int i = 0; all && i < nr; i++)
+		if (all[i]->id >= 0 && all[i]->id <= t->max_id && rqs_sibling(t, all[i]))
+			t->type_of[all[i]->id] = SR_EV_RQS;
 	return 0;
 }
 

@@ -18,7 +18,7 @@ static const char *const ev_names[SR_EV_NR] = {
 	"sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new",
 	"sched_migrate_task", "sched_process_fork", "sched_process_exit",
 	"sched_process_exec", "sched_stat_runtime",
-	"srqf", "srqf_ret", "thl", "thl_ret", "fig", "fig_ret", "sag", "cgroup_attach_task",
+	"srqf", "srqf_ret", "thl", "thl_ret", "fig", "fig_ret", "rqs", "sag", "cgroup_attach_task",
 	"other",
 };
 

@@ -165,6 +165,19 @@ static json_t *err_json(const uint64_t *hist)
 	return o;
 }
 
+/* The rqs probes' reads against the state: {load, util, util_est} x {busy, idle}. */
+static json_t *rqs_json(const struct sr_probe_stats *p)
+{
+	static const char *const field[3] = { "load_avg", "util_avg", "util_est" };
+	json_t *o = json_object();
+
+	for (int f = 0; o && f < 3; f++)
+		json_object_set_new(o, field[f], json_pack("{s:o, s:o}",
+				    "busy", err_json(p->rqs_err[f][0]),
+				    "idle", err_json(p->rqs_err[f][1])));
+	return o;
+}
+
 /* The task groups the state followed (cgroup events, the autogroup probe). */
 static json_t *groups_json(const struct sr_state *s)
 {
@@ -186,9 +199,11 @@ static json_t *probes_json(const struct sr_run *r)
 {
 	const struct sr_probe_stats *p = &r->state.probes;
 
+	json_t *o;
+
 	if (!r->state.cfg.has_select_probe)
 		return json_null();
-	return json_pack("{s:b, s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I}, s:o, s:o, s:o, s:I, s:o, "
+	o = json_pack("{s:b, s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I}, s:o, s:o, s:o, s:I, s:o, "
 			 "s:o, s:I, s:{s:I, s:I, s:I}, s:I, s:{s:I, s:I, s:I}, s:{s:I, s:I, s:I, s:I}, "
 			 "s:I, s:I, s:I}",
 		"used_as_inputs", !r->state.cfg.probes_measure_only,
@@ -220,6 +235,14 @@ static json_t *probes_json(const struct sr_run *r)
 		"answer_moved", (json_int_t)p->ret_moved,
 		"exec_at_select", (json_int_t)p->exec_selects,
 		"exec_answer_moved", (json_int_t)p->exec_ret_moved);
+	/* the rqs probes (every CPU's cfs_rq averages), in traces that have them */
+	if (o && p->rqs_reads &&
+	    (json_object_set_new(o, "rq_reads", json_integer((json_int_t)p->rqs_reads)) ||
+	     json_object_set_new(o, "rq_error", rqs_json(p)))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 static json_t *cpus_json(const struct sr_run *r)

@@ -312,7 +312,7 @@ void sr_st_ttwu_returned(struct sr_state *s, const struct sr_event *ev)
 	struct sr_task *p;
 
 	if (!sr_st_cpu_ok(s, ev->cpu) || s->cpu[ev->cpu].ttwu_pid <= 0 ||
-	    (ev->type >= SR_EV_SELECT && ev->type <= SR_EV_IDLEST_GROUP_RET))
+	    (ev->type >= SR_EV_SELECT && ev->type <= SR_EV_RQS))
 		return;
 	c = &s->cpu[ev->cpu];
 	if (ev->pid == c->ttwu_pid && (ev->type == SR_EV_MIGRATE || ev->type == SR_EV_WAKEUP)) {

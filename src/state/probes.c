@@ -193,6 +193,33 @@ static void take_cpu_avgs(struct sr_state *s, int cpu, uint64_t load, uint64_t u
 }
 
 /*
+ * rqs: CPUs' rq->cfs.avg as select_task_rq_fair() entered, the state's
+ * estimate scored against each, idle and busy apart, then taken: the
+ * placement at srqf_ret reads the kernel's loads of every CPU.
+ */
+static void on_rqs(struct sr_state *s, const struct sr_event *ev)
+{
+	for (int i = 0; i < SR_RQS_CPUS; i++) {
+		const uint32_t *v = &ev->rqs[SR_RQS_FIELDS * i];
+		int cpu = ev->rqs_base + i;
+		const struct sr_rq *rq;
+		int idle;
+
+		if (!sr_st_cpu_ok(s, cpu) || v[SR_RQS_LOAD] == UINT32_MAX || s->nr_groups)
+			continue;
+		sr_st_cpu_advance(s, cpu, s->now);
+		rq = &s->rq[cpu];
+		idle = rq->nr_running == 0;
+		s->probes.rqs_reads++;
+		count_err(s->probes.rqs_err[0][idle], (double)rq->load_avg, v[SR_RQS_LOAD]);
+		count_err(s->probes.rqs_err[1][idle], (double)rq->util_avg, v[SR_RQS_UTIL]);
+		count_err(s->probes.rqs_err[2][idle], (double)rq->util_est, v[SR_RQS_EST]);
+		if (!s->cfg.probes_measure_only)
+			take_cpu_avgs(s, cpu, v[SR_RQS_LOAD], v[SR_RQS_UTIL]);
+	}
+}
+
+/*
  * Use the kernel's cpu_load() of prev (srqf) and this (thl of current) for
  * the placement, and take them as the CPUs' PELT from now on.
  */
@@ -362,6 +389,9 @@ int sr_st_on_probe(struct sr_state *s, const struct sr_event *ev)
 		return 0;
 	case SR_EV_HLOAD_RET:
 		on_hload_ret(s, ev);
+		return 0;
+	case SR_EV_RQS:
+		on_rqs(s, ev);
 		return 0;
 	case SR_EV_IDLEST_GROUP: {
 		struct sr_task *p = sr_state_task(s, ev->pid);

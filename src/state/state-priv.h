@@ -179,7 +179,7 @@ static inline void sr_st_exec_own_event(struct sr_state *s, const struct sr_even
 	struct sr_task *curr = s->cpu[ev->cpu].curr;
 
 	/* probe records come from inside select_task_rq_fair() itself */
-	if (ev->type != SR_EV_SWITCH && (ev->type < SR_EV_SELECT || ev->type > SR_EV_IDLEST_GROUP_RET) &&
+	if (ev->type != SR_EV_SWITCH && (ev->type < SR_EV_SELECT || ev->type > SR_EV_RQS) &&
 	    curr && curr->v.pid == ev->common_pid) {
 		curr->exec.own_prev = curr->exec.own_last;
 		curr->exec.own_last = ev->ts;

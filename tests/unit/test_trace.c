@@ -72,7 +72,7 @@ static void test_fixture_stream(void **state)
 }
 
 struct probe_seen {
-	struct sr_event select, hload_ret;	/* the first of each */
+	struct sr_event select, hload_ret, rqs;	/* the first of each */
 	uint64_t n[SR_EV_NR];
 };
 
@@ -84,6 +84,8 @@ static int probe_cb(const struct sr_event *ev, void *data)
 		p->select = *ev;
 	if (ev->type == SR_EV_HLOAD_RET && !p->n[SR_EV_HLOAD_RET])
 		p->hload_ret = *ev;
+	if (ev->type == SR_EV_RQS && !p->n[SR_EV_RQS])
+		p->rqs = *ev;
 	p->n[ev->type]++;
 	return 0;
 }
@@ -115,6 +117,32 @@ static void test_probe_events(void **state)
 	assert_int_equal(p.select.util_avg, 13);
 	assert_int_equal(p.hload_ret.h_load, 1023);
 	assert_string_equal(sr_ev_name(SR_EV_SELECT), "srqf");
+	sr_trace_close(t);
+}
+
+/*
+ * The rqs events (rqs0 .. rqs3 on 16 CPUs, one layout): every one is
+ * SR_EV_RQS, with its first CPU and four CPUs' rq->cfs.avg.
+ */
+static void test_probe_rqs(void **state)
+{
+	struct sr_trace *t;
+	struct sr_err err;
+	struct probe_seen p = { 0 };
+	static const uint32_t first[SR_RQS_CPUS * SR_RQS_FIELDS] = {
+		[12] = 3207, [13] = 664, [14] = 0, [15] = 670,
+	};
+
+	assert_int_equal(sr_trace_open(&t, "fixtures/qemu-probes-6.12/numa2llc2-2s2d2c2t/"
+				       "srrec_rqs-own.dat", &err), 0);
+	assert_true(sr_trace_info(t)->has_format[SR_EV_RQS]);
+	assert_int_equal(sr_trace_iterate(t, probe_cb, &p, &err), 0);
+	/* trace-cmd report: 8,212 rqs0-3 records, the first rqs3 (CPUs 12-15) */
+	assert_int_equal(p.n[SR_EV_RQS], 8212);
+	assert_int_equal(p.n[SR_EV_OTHER], 0);
+	assert_int_equal(p.rqs.cpu, 8);
+	assert_int_equal(p.rqs.rqs_base, 12);
+	assert_memory_equal(p.rqs.rqs, first, sizeof(first));
 	sr_trace_close(t);
 }
 
@@ -265,6 +293,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture_stream),
 		cmocka_unit_test(test_probe_events),
+		cmocka_unit_test(test_probe_rqs),
 		cmocka_unit_test(test_merge_order),
 		cmocka_unit_test(test_callback_stops),
 		cmocka_unit_test(test_old_formats),
