@@ -363,6 +363,19 @@ static void select_gap(struct sr_state *s, struct sr_task *p, const struct sr_ev
 	sr_st_dec_depends(s, p->dec, SR_DEP_DECISION_TIME);
 }
 
+/*
+ * A wakeup of @cpu's current task (it set itself to sleep and had not yet
+ * called schedule()): ttwu_runnable() (kernel/sched/core.c, 6.1 and 6.12)
+ * only sets it TASK_RUNNING again.  It stays cfs_rq->curr, its util keeps
+ * growing, and nothing updates the cfs_rq: check_preempt_wakeup() (6.1) /
+ * wakeup_preempt() (6.12) is not reached or returns at se == pse.
+ */
+static bool still_running(const struct sr_state *s, const struct sr_task *p, int cpu)
+{
+	return p->state == SR_T_RUNNING && sr_st_cpu_ok(s, cpu) && p->v.cpu == cpu &&
+	       s->rq[cpu].curr_pid == p->v.pid;
+}
+
 int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev)
 {
 	struct sr_task *p = sr_st_task_get(s, ev->pid);
@@ -395,6 +408,8 @@ int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev)
 	} else {
 		ret = sr_st_emit_wakeup(s, p, ev, false);
 	}
+	if (still_running(s, p, ev->target_cpu))
+		return ret;
 	sr_st_task_move(s, p, SR_T_QUEUED, sr_st_cpu_ok(s, ev->target_cpu) ? ev->target_cpu : -1);
 	return ret;
 }

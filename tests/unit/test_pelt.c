@@ -5,7 +5,8 @@
  * update_load_avg(), a dead task's averages leaving at the CPU's next update,
  * a sleeper migrated by its wakeup attached as synced to its old CPU (or,
  * 6.0+, decayed to now off an idle one), and a new task's util from
- * post_init_entity_util_avg().
+ * post_init_entity_util_avg(); a task woken while still running stays
+ * running (ttwu_runnable()).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -460,6 +461,33 @@ static void test_dequeued_before_waking(void **state)
 	fx_free(g);
 }
 
+/*
+ * A wakeup of a task still running (it set itself to sleep, then was woken
+ * before schedule()): ttwu_runnable() leaves it running, its util grows on.
+ */
+static void test_woken_while_running(void **state)
+{
+	struct fx *f = fx_new(), *g = fx_new();
+	unsigned long uf, ug;
+
+	(void)state;
+	sw(f, 1 * MS, 1, 0, "swapper/1", 300, "t300");
+	sw(g, 1 * MS, 1, 0, "swapper/1", 300, "t300");
+	sw(f, 1 * MS, 0, 0, "swapper/0", 100, "t100");
+	sw(g, 1 * MS, 0, 0, "swapper/0", 100, "t100");
+	waking(f, 41 * MS, 1, 100, "t100", 0, 300, false);
+	wakeup(f, 41 * MS + 10000, 1, 100, 0);
+	assert_int_equal(sr_state_task(&f->s, 100)->state, SR_T_RUNNING);
+	sw(f, 111 * MS, 0, 100, "t100", 0, "swapper/0");
+	sw(g, 111 * MS, 0, 100, "t100", 0, "swapper/0");
+	uf = sr_state_task(&f->s, 100)->v.util_avg;
+	ug = sr_state_task(&g->s, 100)->v.util_avg;
+	assert_true(uf + 1 >= ug && uf <= ug + 1);
+	assert_true(util_read(f, 0) + 1 >= util_read(g, 0) && util_read(f, 0) <= util_read(g, 0) + 1);
+	fx_free(f);
+	fx_free(g);
+}
+
 static void test_migrated_sleeper_synced_to_old_cpu(void **state)
 {
 	struct fx *f = fx_new();
@@ -564,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_tick_lateness_capped),
 		cmocka_unit_test(test_h_load_cached_per_jiffy),
 		cmocka_unit_test(test_dequeued_before_waking),
+		cmocka_unit_test(test_woken_while_running),
 		cmocka_unit_test(test_migrated_sleeper_synced_to_old_cpu),
 		cmocka_unit_test(test_migrated_off_idle_cpu_decays),
 		cmocka_unit_test(test_new_task_util),
