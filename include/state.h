@@ -727,6 +727,8 @@ struct sr_state_cfg {
 	bool idle_states;		/* machine.cpuidle_driver names one: SR_DEP_IDLE_STATE */
 	bool migrate_pelt_lag;		/* migrate_se_pelt_lag() decays a sleeper moved off
 					 * an idle CPU to now (6.0+) */
+	bool util_est_runnable;		/* util_est_update() keeps the ewma of a task that
+					 * waited (runnable_avg above util_avg) */
 	bool ttwu_on_cpu;		/* a wakee still descheduling goes to its CPU's
 					 * wakelist when that CPU has nothing else (5.8+) */
 	bool ttwu_idle_wakelist;	/* 6.0+: ... nothing else at all, not at most one

@@ -344,6 +344,8 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		.delayed_dequeue = r->ref.knobs.kver >= SR_KV(6, 12) &&
 				   sr_machine_feature(&r->machine, "DELAY_DEQUEUE") != 0,
 		.migrate_pelt_lag = r->ref.knobs.kver >= SR_KV(6, 0),
+		/* 6.7 50181c0cff31 "sched/pelt: Avoid underestimation of task utilization" */
+		.util_est_runnable = r->ref.knobs.kver >= SR_KV(6, 7),
 		.kernel_patched = r->machine.kernel_patch_params[0] != '\0',
 		.idle_states = sr_machine_idle_states(&r->machine),
 		.ttwu_on_cpu = r->ref.knobs.kver >= SR_KV(5, 8),

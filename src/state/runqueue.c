@@ -94,17 +94,28 @@ void sr_st_cpu_advance_all(struct sr_state *s)
 /*
  * util_est_update() at a dequeue for sleep (6.1: UTIL_EST with FASTUP; 6.9+
  * keeps only the ewma, which this matches): the ewma jumps up to the util
- * the task had, and moves down a quarter of the way.
+ * the task had, and moves down a quarter of the way — unless it is within
+ * UTIL_EST_MARGIN (1 %) of it, or, from 6.7 (50181c0cff31), the task
+ * waited while queued (its runnable_avg above its util by the margin): a
+ * util it could not grow is no sample of its size.
  */
-static void util_est_update(struct sr_task *t)
+#define SR_UTIL_EST_MARGIN	(SR_CAPACITY_SCALE / 100)
+
+static void util_est_update(const struct sr_state *s, struct sr_task *t)
 {
 	unsigned long util = t->v.util_avg;
+	unsigned long runnable = (unsigned long)(int64_t)(t->load_frac * SR_CAPACITY_SCALE + 0.5);
 
 	t->ue_last = util;
-	if (t->ue_ewma < util)
+	if (t->ue_ewma <= util) {
 		t->ue_ewma = util;
-	else
-		t->ue_ewma -= (t->ue_ewma - util) / 4;
+		return;
+	}
+	if (t->ue_ewma - util < SR_UTIL_EST_MARGIN)
+		return;
+	if (s->cfg.util_est_runnable && util + SR_UTIL_EST_MARGIN < runnable)
+		return;
+	t->ue_ewma -= (t->ue_ewma - util) / 4;
 }
 
 static void util_est_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
@@ -348,7 +359,7 @@ static void task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state 
 	if (st == SR_T_DEAD && t->state != SR_T_DEAD)
 		pelt_dead(s, t, cpu >= 0 ? cpu : t->v.cpu);
 	if (st == SR_T_SLEEPING && sr_st_on_rq(t->state)) {
-		util_est_update(t);
+		util_est_update(s, t);
 		t->sleep_load = t->v.load_avg;
 		t->sleep_util = t->v.util_avg;
 		t->sleep_ts = s->now;
