@@ -200,8 +200,13 @@ void sr_st_rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
 	rq_account(s, t, cpu, sign, true);
 }
 
-/* Attach (+1) or detach (-1) @t's load to the cfs_rq of its group on @cpu. */
-void sr_st_blocked_load(struct sr_state *s, struct sr_task *t, int cpu, int sign)
+/*
+ * Attach (+1) or detach (-1) @t's load to the cfs_rq of its group on @cpu.
+ * @now_in_kernel: the kernel's cfs_rq lost it in the same update (a queued
+ * task's migrating dequeue), so a tick's window cannot still hold it.
+ */
+static void blocked_load(struct sr_state *s, struct sr_task *t, int cpu, int sign,
+			 bool now_in_kernel)
 {
 	struct sr_cpu_state *c;
 
@@ -216,8 +221,13 @@ void sr_st_blocked_load(struct sr_state *s, struct sr_task *t, int cpu, int sign
 	c->load_avg += sign * (double)t->v.load_avg;
 	if (c->load_avg < 0)
 		c->load_avg = 0;
-	if (sign < 0)
+	if (sign < 0 && !now_in_kernel)
 		sr_st_cpu_left(s, cpu, (double)t->v.load_avg);
+}
+
+void sr_st_blocked_load(struct sr_state *s, struct sr_task *t, int cpu, int sign)
+{
+	blocked_load(s, t, cpu, sign, false);
 }
 
 /*
@@ -258,12 +268,15 @@ static void attach_end(struct sr_state *s, struct sr_task *t)
 	t->attach_cpu = -1;
 }
 
-/* Move a task's blocked/attached PELT load and util between CPUs (attach/detach). */
-/* remove_entity_load_avg(): the task's contribution leaves @from's sums. */
-static void pelt_leave(struct sr_state *s, struct sr_task *t, int from)
+/*
+ * The task's contribution leaves @from's sums: a sleeper's by
+ * remove_entity_load_avg(), applied at @from's next update; a queued task's
+ * (@queued) by detach_entity_load_avg() in the update of its dequeue.
+ */
+static void pelt_leave(struct sr_state *s, struct sr_task *t, int from, bool queued)
 {
 	attach_end(s, t);
-	sr_st_blocked_load(s, t, from, -1);
+	blocked_load(s, t, from, -1, queued);
 	if (sr_st_cpu_ok(s, from)) {
 		struct sr_cpu_state *c = &s->cpu[from];
 
@@ -284,7 +297,7 @@ static void pelt_dead(struct sr_state *s, struct sr_task *t, int cpu)
 	if (!sr_st_cpu_ok(s, cpu))
 		return;
 	if (t->grp) {
-		pelt_leave(s, t, cpu);
+		pelt_leave(s, t, cpu, false);
 		return;
 	}
 	sr_st_cpu_remove(s, cpu, (double)t->v.load_avg, (double)t->v.util_avg);
@@ -320,7 +333,7 @@ static void pelt_move(struct sr_state *s, struct sr_task *t, int from, int to, b
 {
 	if (from == to)
 		return;
-	pelt_leave(s, t, from);
+	pelt_leave(s, t, from, sr_st_on_rq(t->state));
 	pelt_sync_to_old(s, t, from);
 	t->pelt_held &= !enqueued;
 	sr_st_blocked_load(s, t, to, +1);
@@ -351,11 +364,15 @@ static void task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state 
 	 */
 	if (sr_st_on_rq(t->state))
 		rq_account(s, t, t->v.cpu, -1, !moved && st == SR_T_DEAD);
-	/* a queued task taken off another CPU (a balancer's pull): dequeued there, an update */
-	if (sr_st_on_rq(t->state) && cpu >= 0 && cpu != t->v.cpu && sr_st_cpu_ok(s, t->v.cpu))
-		sr_st_cpu_kupdate(s, t->v.cpu);
 	if (cpu >= 0 && cpu != t->v.cpu && t->state != SR_T_DEAD)
 		pelt_move(s, t, t->v.cpu, cpu, enqueued);
+	/*
+	 * A queued task taken off another CPU (a balancer's pull): its
+	 * migrating dequeue is an update of that cfs_rq which detaches it too
+	 * (dequeue_entity() adds DO_DETACH, 6.1 and 6.12).
+	 */
+	if (sr_st_on_rq(t->state) && moved && sr_st_cpu_ok(s, t->v.cpu))
+		sr_st_cpu_kupdate(s, t->v.cpu);
 	if (st == SR_T_DEAD && t->state != SR_T_DEAD)
 		pelt_dead(s, t, cpu >= 0 ? cpu : t->v.cpu);
 	if (st == SR_T_SLEEPING && sr_st_on_rq(t->state)) {
