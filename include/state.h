@@ -614,6 +614,7 @@ struct sr_wakeup {
 struct sr_cpu_state {
 	struct sr_task *curr;		/* NULL: idle (curr_pid 0) or unknown */
 	bool curr_known;		/* a sched_switch has been seen on this CPU */
+	uint64_t touched_ts;		/* the last change of its curr or nr_running */
 	uint64_t since;			/* time of the last accounting update */
 	uint64_t pelt_ts;
 	double load_avg, runnable_avg, util_avg;
@@ -653,6 +654,7 @@ struct sr_cpu_state {
 	unsigned int ttwu_pending;	/* wakeups assumed queued on this CPU's wakelist */
 	unsigned int in_flight;		/* wakeups being enqueued here directly, not yet shown */
 	uint64_t flight_ts;		/* the latest one's sched_waking */
+	int flight_waker;		/* ... and the CPU it ran on */
 	struct sr_task idle;		/* the CPU's idle task (pid 0): a waker from irq context */
 	unsigned long root_weight;	/* queued weight of root-group tasks: the root cfs_rq's
 					 * own tasks (group entities are added at placements) */
@@ -884,6 +886,7 @@ struct sr_state {
 	int nr_llcs;
 	uint64_t rq_changed_ts;		/* the last change of any runqueue (exec.c) */
 	unsigned int nr_in_flight;	/* Σ cpu[].in_flight */
+	bool flight_stalled;		/* the placement's in_flight mask holds a stalled waker's */
 	/* kept by the state's writers, so that a placement need not look at every CPU */
 	int nr_doubtful;		/* CPUs whose rq is uncertain or idle_unrecorded */
 	struct sr_cpumask flight_mask;	/* the placement's in_flight, filled when any */

@@ -18,7 +18,11 @@
 
 /*
  * A sched_waking whose sched_wakeup has not come a millisecond later was
- * lost, not slow: its CPU no longer counts as in flight.
+ * lost, not slow: its CPU no longer counts as in flight — unless the
+ * waker's CPU has shown nothing since: then it stalled inside
+ * try_to_wake_up() (a vCPU its host descheduled), and the activation, or
+ * the queueing on the target's wakelist that makes it read busy, came at
+ * some moment of that stall.
  */
 #define FLIGHT_MAX_NS	1000000ULL
 /* sched_migrate_task is emitted by set_task_cpu(), after select_task_rq(): allow clock skew */
@@ -31,6 +35,7 @@ void sr_st_flight_mark(struct sr_state *s, struct sr_task *p, int cpu)
 	p->pend_flight_cpu = cpu;
 	s->cpu[cpu].in_flight++;
 	s->cpu[cpu].flight_ts = p->pend_ts;
+	s->cpu[cpu].flight_waker = p->pend_cpu;
 	s->nr_in_flight++;
 }
 
@@ -52,14 +57,24 @@ bool sr_st_flights(struct sr_state *s)
 {
 	bool any = false;
 
+	s->flight_stalled = false;
 	if (!s->nr_in_flight)
 		return false;
 	sr_mask_clear(&s->flight_mask);
-	for (int c = 0; c < s->cfg.nr_cpus; c++)
-		if (s->cpu[c].in_flight && s->now - s->cpu[c].flight_ts < FLIGHT_MAX_NS) {
+	for (int c = 0; c < s->cfg.nr_cpus; c++) {
+		const struct sr_cpu_state *f = &s->cpu[c];
+		bool stalled;
+
+		if (!f->in_flight)
+			continue;
+		stalled = sr_st_cpu_ok(s, f->flight_waker) &&
+			  s->cpu[f->flight_waker].last_ts <= f->flight_ts;
+		if (s->now - f->flight_ts < FLIGHT_MAX_NS || stalled) {
 			sr_mask_set(&s->flight_mask, c);
+			s->flight_stalled |= stalled && s->now - f->flight_ts >= FLIGHT_MAX_NS;
 			any = true;
 		}
+	}
 	return any;
 }
 
@@ -107,6 +122,11 @@ void sr_st_conc_hold(struct sr_state *s, struct sr_task *p, struct sr_brief *dec
 	if (!pols || kind != SR_WAKE_TTWU)
 		return;
 	p->conc_pols = pols;
+	/* a stalled waker's wakeup shows no moment to compare with: uncertain at once */
+	if (s->flight_stalled) {
+		conc_confirm(s, p, NULL, -1);
+		return;
+	}
 	p->conc_ts = s->now;
 	p->conc_end = 0;
 	if (s->nr_conc == SR_CONC_MAX) {

@@ -42,6 +42,7 @@ static inline void sr_st_rq_touched(struct sr_state *s, int cpu)
 {
 	s->llc_idle_core_valid[s->cfg.topo->cpu[cpu].llc_id] = false;
 	s->rq_changed_ts = s->now;
+	s->cpu[cpu].touched_ts = s->now;
 }
 
 /* Set @cpu's doubts about its runqueue, kept counted (nr_doubtful). */

@@ -346,21 +346,48 @@ int sr_st_emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_eve
 /* A waker stalled longer than this between its sched_waking and its selection. */
 #define SELECT_GAP_NS	(1000 * 1000)
 
+/* Did @cpu's runqueue change since @p's placement was replayed? */
+static bool touched_since(const struct sr_state *s, const struct sr_task *p, int cpu)
+{
+	return sr_st_cpu_ok(s, cpu) && s->cpu[cpu].touched_ts > p->pend_placed_ts;
+}
+
+/*
+ * A runqueue the answers turned on — prev's, the waker's, the CPU a model
+ * chose — changed between the replay (at sched_waking) and the selection
+ * the trace shows done: the kernel selected somewhere in that window, and
+ * may have read it either way (a fork enqueued on prev just after the
+ * sched_waking made it busy: the 64-vCPU guest's srrec_g4_rqs.dat).  A probe
+ * trace replays at the kernel's own select_task_rq_fair(): no window.
+ */
+static bool answer_cpu_touched(const struct sr_state *s, const struct sr_task *p)
+{
+	if (p->probe.valid)
+		return false;
+	if (touched_since(s, p, p->pend_prev) || touched_since(s, p, p->pend_cpu))
+		return true;
+	for (int k = 0; k < s->cfg.nr_policies; k++)
+		if (touched_since(s, p, p->dec[k].cpu))
+			return true;
+	return false;
+}
+
 /*
  * try_to_wake_up() selects right after its sched_waking, and the waker's CPU
  * shows the selection done right after that (the sched_migrate_task, or the
  * sched_wakeup of a task left where it was).  A gap between the two is the
  * waker stalled (a vCPU its host descheduled) before it selected: if a
  * runqueue changed since the placement was replayed, the kernel's were not
- * the ones the models read.
+ * the ones the models read.  Without a gap, only a change of a runqueue the
+ * answers turned on counts.
  */
 static void select_gap(struct sr_state *s, struct sr_task *p, const struct sr_event *ev)
 {
 	if (!p->pending || p->pend_cls != SR_W_PLACED || ev->cpu != p->pend_cpu || !p->dec ||
-	    p->pend_migrations || ev->ts < p->pend_ts + SELECT_GAP_NS ||
-	    s->rq_change_ts <= p->pend_placed_ts)
+	    p->pend_migrations || s->rq_change_ts <= p->pend_placed_ts)
 		return;
-	sr_st_dec_depends(s, p->dec, SR_DEP_DECISION_TIME);
+	if (ev->ts >= p->pend_ts + SELECT_GAP_NS || answer_cpu_touched(s, p))
+		sr_st_dec_depends(s, p->dec, SR_DEP_DECISION_TIME);
 }
 
 /*
