@@ -26,12 +26,11 @@ static void migrate(struct fx *f, uint64_t ts, int cpu, int pid, int from, int t
  * prev idle), then 300 is enqueued on CPU 1 before CPU 0 shows the
  * selection done (200 moved to CPU 2): the kernel may have read CPU 1 busy.
  */
-static void test_answer_cpu_changed_before_select(void **state)
+/* 100 runs on CPU 0 and 103 on CPU 3; 200 slept on CPU 1; 100 wakes 200 at 10 ms. */
+static struct sr_task *wake_sleeper(struct fx *f)
 {
-	struct fx *f = fx_new();
 	struct sr_task *p;
 
-	(void)state;
 	sw(f, 1 * MS, 0, 0, "", 100, "waker");
 	sw(f, 1 * MS, 1, 0, "", 200, "wakee");
 	sw(f, 2 * MS, 1, 200, "wakee", 0, "");
@@ -39,6 +38,15 @@ static void test_answer_cpu_changed_before_select(void **state)
 	waking(f, 10 * MS, 0, 200, "wakee", 1, 100, false);
 	p = sr_state_task(&f->s, 200);
 	assert_non_null(p->dec);
+	return p;
+}
+
+static void test_answer_cpu_changed_before_select(void **state)
+{
+	struct fx *f = fx_new();
+	struct sr_task *p = wake_sleeper(f);
+
+	(void)state;
 	assert_false(p->dec[0].depends & SR_DEP_DECISION_TIME);
 	waking(f, 10 * MS + 10 * US, 3, 300, "late", 1, 103, false);
 	wakeup(f, 10 * MS + 20 * US, 3, 300, 1);
@@ -51,14 +59,9 @@ static void test_answer_cpu_changed_before_select(void **state)
 static void test_no_change_before_select(void **state)
 {
 	struct fx *f = fx_new();
-	struct sr_task *p;
+	struct sr_task *p = wake_sleeper(f);
 
 	(void)state;
-	sw(f, 1 * MS, 0, 0, "", 100, "waker");
-	sw(f, 1 * MS, 1, 0, "", 200, "wakee");
-	sw(f, 2 * MS, 1, 200, "wakee", 0, "");
-	waking(f, 10 * MS, 0, 200, "wakee", 1, 100, false);
-	p = sr_state_task(&f->s, 200);
 	migrate(f, 10 * MS + 100 * US, 0, 200, 1, 2);
 	assert_false(p->dec[0].depends & SR_DEP_DECISION_TIME);
 	fx_free(f);
