@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "record.h"
 
 /* The address of data symbol @name in /proc/kallsyms; 0 when unreadable or hidden. */
@@ -81,22 +80,12 @@ static int rqs_create(struct rec *r, unsigned long rq, const struct rec_rq_avgs 
 	if (ret)
 		return ret;
 	ev = tracefs_kprobe_alloc(REC_PROBE_SYSTEM, event, "select_task_rq_fair", args);
-	if (!ev)
-		return -ENOMEM;
-	if (tracefs_dynevent_create(ev)) {
-		ret = sr_rec_neg_errno();
-		tracefs_dynevent_free(ev);
-		return ret;
-	}
-	ret = sr_rec_probe_keep(r, ev, event);
-	if (ret)
-		tracefs_dynevent_destroy(ev, true), tracefs_dynevent_free(ev);
-	return ret;
+	return ev ? sr_rec_probe_create(r, ev, event) : -ENOMEM;
 }
 
 void sr_rec_probes_rqs(struct rec *r, const struct rec_rq_avgs *o)
 {
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	int ncpu = r->nr_cpus;
 	unsigned long rq = kallsyms_addr("runqueues");
 	int ret = 0, made = 0;
 
@@ -106,7 +95,7 @@ void sr_rec_probes_rqs(struct rec *r, const struct rec_rq_avgs *o)
 	if (!ret && !rq)
 		ret = -ENOENT;
 	for (int base = 0; !ret && base < ncpu && base < REC_RQS_MAX_CPUS; base += REC_RQS_CPUS) {
-		int n = ncpu - base < REC_RQS_CPUS ? (int)(ncpu - base) : REC_RQS_CPUS;
+		int n = ncpu - base < REC_RQS_CPUS ? ncpu - base : REC_RQS_CPUS;
 
 		ret = rqs_create(r, rq, o, base, n);
 		made += !ret;

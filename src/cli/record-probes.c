@@ -386,16 +386,31 @@ static void fetchargs(const struct probe *p, const struct offs *o, int tier, cha
 		snprintf(buf, n, "group=$retval:x64 span=+%u($retval):x64", o->cpumask);
 }
 
-/* FILE must hold the probe's format too: it stores only the events recorded. */
-int sr_rec_probe_keep(struct rec *r, struct tracefs_dynevent *ev, const char *event)
+/*
+ * Create @ev in tracefs and keep it, for the teardown and FILE's formats
+ * (FILE stores only the events recorded).  On failure nothing is left: @ev
+ * is removed if it was created, and freed.  0 or -errno.
+ */
+int sr_rec_probe_create(struct rec *r, struct tracefs_dynevent *ev, const char *event)
 {
 	char full[64];
+	int ret;
 
-	if (r->nr_probes >= REC_MAX_PROBES)
-		return -ENOSPC;
-	r->probes[r->nr_probes++] = ev;
+	if (tracefs_dynevent_create(ev)) {
+		ret = sr_rec_neg_errno();
+		tracefs_dynevent_free(ev);
+		return ret;
+	}
 	snprintf(full, sizeof(full), "%s/%s", REC_PROBE_SYSTEM, event);
-	return json_array_append_new(r->events, json_string(full)) ? -ENOMEM : 0;
+	ret = r->nr_probes >= REC_MAX_PROBES ? -ENOSPC :
+	      json_array_append_new(r->events, json_string(full)) ? -ENOMEM : 0;
+	if (!ret) {
+		r->probes[r->nr_probes++] = ev;
+		return 0;
+	}
+	tracefs_dynevent_destroy(ev, true);
+	tracefs_dynevent_free(ev);
+	return ret;
 }
 
 /* Create @p on the first of its functions the kernel accepts; 0 or -errno. */
@@ -412,12 +427,9 @@ static int create_at(struct rec *r, const struct probe *p, const struct offs *o,
 
 		if (!ev)
 			return -ENOMEM;
-		ret = tracefs_dynevent_create(ev) ? sr_rec_neg_errno() : 0;
-		if (!ret) {
-			ret = sr_rec_probe_keep(r, ev, p->event);
-			return ret ? sr_rec_fail(r, SR_EXIT_FAIL, ret, "out of memory") : 0;
-		}
-		tracefs_dynevent_free(ev);
+		ret = sr_rec_probe_create(r, ev, p->event);
+		if (!ret || ret == -ENOMEM || ret == -ENOSPC)
+			return ret;
 	}
 	return ret;
 }

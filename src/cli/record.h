@@ -108,8 +108,8 @@ void sr_rec_teardown(struct rec *r);
 int sr_rec_probes_setup(struct rec *r);
 /* Remove the probe events this run created. */
 void sr_rec_probes_teardown(struct rec *r);
-/* Keep @ev (created) for teardown and FILE's formats; 0 or -ENOMEM. */
-int sr_rec_probe_keep(struct rec *r, struct tracefs_dynevent *ev, const char *event);
+/* Create @ev and keep it for teardown and FILE's formats; on failure it is freed.  0 or -errno. */
+int sr_rec_probe_create(struct rec *r, struct tracefs_dynevent *ev, const char *event);
 /* One line of the snapshot's probe list: @event @status ("recorded", "absent"). */
 int sr_rec_probe_note(struct rec *r, const char *event, const char *status);
 /* record-probes-rqs.c */

@@ -198,14 +198,13 @@ static json_t *affinity_json(const struct sr_run *r)
 static json_t *probes_json(const struct sr_run *r)
 {
 	const struct sr_probe_stats *p = &r->state.probes;
-
 	json_t *o;
 
 	if (!r->state.cfg.has_select_probe)
 		return json_null();
 	o = json_pack("{s:b, s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I}, s:o, s:o, s:o, s:I, s:o, "
-			 "s:o, s:I, s:{s:I, s:I, s:I}, s:I, s:{s:I, s:I, s:I}, s:{s:I, s:I, s:I, s:I}, "
-			 "s:I, s:I, s:I}",
+		      "s:o, s:I, s:{s:I, s:I, s:I}, s:I, s:{s:I, s:I, s:I}, s:{s:I, s:I, s:I, s:I}, "
+		      "s:I, s:I, s:I}",
 		"used_as_inputs", !r->state.cfg.probes_measure_only,
 		"selects", (json_int_t)p->selects,
 		"placed_at_select", (json_int_t)p->at_select,

@@ -199,13 +199,15 @@ static void take_cpu_avgs(struct sr_state *s, int cpu, uint64_t load, uint64_t u
  */
 static void on_rqs(struct sr_state *s, const struct sr_event *ev)
 {
+	if (s->nr_groups)	/* the root's load holds group entities the state only approximates */
+		return;
 	for (int i = 0; i < SR_RQS_CPUS; i++) {
 		const uint32_t *v = &ev->rqs[SR_RQS_FIELDS * i];
 		int cpu = ev->rqs_base + i;
 		const struct sr_rq *rq;
 		int idle;
 
-		if (!sr_st_cpu_ok(s, cpu) || v[SR_RQS_LOAD] == UINT32_MAX || s->nr_groups)
+		if (!sr_st_cpu_ok(s, cpu) || v[SR_RQS_LOAD] == UINT32_MAX)
 			continue;
 		sr_st_cpu_advance(s, cpu, s->now);
 		rq = &s->rq[cpu];

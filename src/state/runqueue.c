@@ -104,7 +104,6 @@ void sr_st_cpu_advance_all(struct sr_state *s)
 static void util_est_update(const struct sr_state *s, struct sr_task *t)
 {
 	unsigned long util = t->v.util_avg;
-	unsigned long runnable = (unsigned long)(int64_t)(t->load_frac * SR_CAPACITY_SCALE + 0.5);
 
 	t->ue_last = util;
 	if (t->ue_ewma <= util) {
@@ -113,7 +112,9 @@ static void util_est_update(const struct sr_state *s, struct sr_task *t)
 	}
 	if (t->ue_ewma - util < SR_UTIL_EST_MARGIN)
 		return;
-	if (s->cfg.util_est_runnable && util + SR_UTIL_EST_MARGIN < runnable)
+	/* task_runnable(): a task's runnable_avg, its runnable fraction of the capacity scale */
+	if (s->cfg.util_est_runnable &&
+	    util + SR_UTIL_EST_MARGIN < (unsigned long)(int64_t)(t->load_frac * SR_CAPACITY_SCALE + 0.5))
 		return;
 	t->ue_ewma -= (t->ue_ewma - util) / 4;
 }
@@ -202,11 +203,11 @@ void sr_st_rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
 
 /*
  * Attach (+1) or detach (-1) @t's load to the cfs_rq of its group on @cpu.
- * @now_in_kernel: the kernel's cfs_rq lost it in the same update (a queued
+ * @detached: the kernel's cfs_rq lost it in the same update (a queued
  * task's migrating dequeue), so a tick's window cannot still hold it.
  */
 static void blocked_load(struct sr_state *s, struct sr_task *t, int cpu, int sign,
-			 bool now_in_kernel)
+			 bool detached)
 {
 	struct sr_cpu_state *c;
 
@@ -221,7 +222,7 @@ static void blocked_load(struct sr_state *s, struct sr_task *t, int cpu, int sig
 	c->load_avg += sign * (double)t->v.load_avg;
 	if (c->load_avg < 0)
 		c->load_avg = 0;
-	if (sign < 0 && !now_in_kernel)
+	if (sign < 0 && !detached)
 		sr_st_cpu_left(s, cpu, (double)t->v.load_avg);
 }
 
