@@ -112,6 +112,32 @@ static inline void stopper_waking(struct fx *f, uint64_t ts, int cpu, int pid)
 	ev(f, e);
 }
 
+/* The rq fields the models read, as of the state's now. */
+static inline unsigned long load_read(struct fx *f, int cpu)
+{
+	sr_st_cpu_advance(&f->s, cpu, f->s.now);
+	return f->s.rq[cpu].load_avg;
+}
+
+static inline unsigned long util_read(struct fx *f, int cpu)
+{
+	sr_st_cpu_advance(&f->s, cpu, f->s.now);
+	return f->s.rq[cpu].util_avg;
+}
+
+/* sched_migrate_task of @pid from @from to @to, emitted on @cpu by @by (-1: unknown). */
+static inline void migrate(struct fx *f, uint64_t ts, int cpu, int pid, int from, int to, int by)
+{
+	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = ts, .cpu = cpu, .pid = pid,
+				 .prio = 120, .orig_cpu = from, .dest_cpu = to, .common_pid = by });
+}
+
+/* An event on CPU 3 only moves the state's clock (CPU 3 stays idle). */
+static inline void tick_elsewhere(struct fx *f, uint64_t ts)
+{
+	sw(f, ts, 3, 0, "swapper/3", 0, "swapper/3");
+}
+
 static inline struct fx *fx_new(void)
 {
 	return fx_new_cfg(NULL);

@@ -15,17 +15,6 @@
 #define US 1000ULL
 #define MS 1000000ULL
 
-static void migrate(struct fx *f, uint64_t ts, int cpu, int pid, int from, int to)
-{
-	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = ts, .cpu = cpu, .pid = pid,
-				 .prio = 120, .orig_cpu = from, .dest_cpu = to, .common_pid = -1 });
-}
-
-/*
- * 200 slept on CPU 1; 100 on CPU 0 wakes it (replayed at the sched_waking:
- * prev idle), then 300 is enqueued on CPU 1 before CPU 0 shows the
- * selection done (200 moved to CPU 2): the kernel may have read CPU 1 busy.
- */
 /* 100 runs on CPU 0 and 103 on CPU 3; 200 slept on CPU 1; 100 wakes 200 at 10 ms. */
 static struct sr_task *wake_sleeper(struct fx *f)
 {
@@ -50,7 +39,7 @@ static void test_answer_cpu_changed_before_select(void **state)
 	assert_false(p->dec[0].depends & SR_DEP_DECISION_TIME);
 	waking(f, 10 * MS + 10 * US, 3, 300, "late", 1, 103, false);
 	wakeup(f, 10 * MS + 20 * US, 3, 300, 1);
-	migrate(f, 10 * MS + 100 * US, 0, 200, 1, 2);
+	migrate(f, 10 * MS + 100 * US, 0, 200, 1, 2, -1);
 	assert_true(p->dec[0].depends & SR_DEP_DECISION_TIME);
 	fx_free(f);
 }
@@ -62,7 +51,7 @@ static void test_no_change_before_select(void **state)
 	struct sr_task *p = wake_sleeper(f);
 
 	(void)state;
-	migrate(f, 10 * MS + 100 * US, 0, 200, 1, 2);
+	migrate(f, 10 * MS + 100 * US, 0, 200, 1, 2, -1);
 	assert_false(p->dec[0].depends & SR_DEP_DECISION_TIME);
 	fx_free(f);
 }

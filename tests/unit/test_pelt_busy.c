@@ -11,18 +11,6 @@
 
 #define MS 1000000ULL
 
-static unsigned long load_read(struct fx *f, int cpu)
-{
-	sr_st_cpu_advance(&f->s, cpu, f->s.now);
-	return f->s.rq[cpu].load_avg;
-}
-
-/* An event on CPU 3 only moves the state's clock (CPU 3 stays idle). */
-static void tick_elsewhere(struct fx *f, uint64_t ts)
-{
-	sw(f, ts, 3, 0, "swapper/3", 0, "swapper/3");
-}
-
 /*
  * t200 runs on CPU 0 from 1 ms; t300 (first seen, its se.avg decayed to
  * nothing) is woken there at 300 ms and waits behind it for 40 ms, when
@@ -41,8 +29,7 @@ static void test_pull_detaches_at_once(void **state)
 	waking(f, 300 * MS, 0, 300, "t300", 0, 200, false);
 	wakeup(f, 300 * MS + 100, 0, 300, 0);
 	sw(f, 339 * MS, 2, 0, "swapper/2", 400, "t400");
-	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 340 * MS, .cpu = 2, .pid = 300,
-				 .prio = 120, .orig_cpu = 0, .dest_cpu = 2, .common_pid = 400 });
+	migrate(f, 340 * MS, 2, 300, 0, 2, 400);
 	tick_elsewhere(f, 341 * MS);
 	at_pull = load_read(f, 0);
 	assert_true(at_pull > 900 && at_pull < 1150);
