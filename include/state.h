@@ -46,6 +46,12 @@ struct sr_rq {
 	unsigned long group_load_avg;	/* the part of load_avg from task groups' entities */
 	unsigned long runnable_load_avg;/* PELT of enqueued entities only (≤ 5.6) */
 	unsigned long util_avg;
+	/*
+	 * cfs_rq.avg.runnable_avg (5.7+, 9f68395333ad): PELT of h_nr_running,
+	 * SCHED_CAPACITY_SCALE per runnable (running or queued) fair task,
+	 * blocked tasks' share included as for util_avg.
+	 */
+	unsigned long runnable_avg;
 	unsigned long util_est;		/* Σ util_est of the enqueued CFS tasks (6.x cfs_rq) */
 	unsigned long capacity;		/* capacity_of() / power_of(); 1024 when unknown */
 	uint64_t idle_since;		/* ns when curr became idle; 0 when busy */
@@ -135,6 +141,7 @@ struct sr_task_view {
 	unsigned long weight;		/* se.load.weight, scaled down (nice 0 = 1024) */
 	unsigned long load_avg;		/* PELT se.avg.load_avg approximation */
 	unsigned long util_avg;
+	unsigned long runnable_avg;	/* se.avg.runnable_avg (5.7+): runnable fraction * 1024 */
 	unsigned long util_est;		/* _task_util_est() it adds to its CPU while queued, else 0 */
 	bool pelt_warm;			/* observed long enough for PELT to converge */
 	int cpu;			/* task_cpu() */
@@ -519,17 +526,21 @@ struct sr_task {
 	uint64_t last_in;
 	uint64_t runtime;		/* ns observed running */
 	bool forked;			/* its fork is in the trace */
-	/* PELT approximation: runnable / running fractions in [0, 1] */
+	/*
+	 * PELT approximation: runnable / running fractions in [0, 1]; run_frac
+	 * is runnable too, but starts at the new task's util where load_frac
+	 * starts at 1 (post_init_entity_util_avg(), 5.7+).
+	 */
 	uint64_t pelt_ts;
-	double load_frac, util_frac;
+	double load_frac, util_frac, run_frac;
 	/* se.avg as the dequeue for its last sleep left it: not decayed until it is enqueued */
-	unsigned long sleep_load, sleep_util;
+	unsigned long sleep_load, sleep_util, sleep_run;
 	uint64_t sleep_ts;
 	bool sleep_known;
 	bool pelt_held;			/* migrated asleep: se.avg not aged until enqueued */
 	/* ... and attached to this CPU's sums by the state, not yet by the kernel */
 	int attach_cpu;			/* -1: none */
-	double attach_load, attach_util;
+	double attach_load, attach_util, attach_run;
 	uint64_t attach_ts;
 	/* util_est (6.x): the estimate its dequeues left, and what it adds to its CPU now */
 	unsigned long ue_ewma, ue_last, ue_contrib;
@@ -617,12 +628,13 @@ struct sr_cpu_state {
 	uint64_t touched_ts;		/* the last change of its curr or nr_running */
 	uint64_t since;			/* time of the last accounting update */
 	uint64_t pelt_ts;
-	double load_avg, runnable_avg, util_avg;
+	/* runnable_load_avg: ≤ 5.6's, of queued load; runnable_avg: 5.7+'s, of h_nr_running */
+	double load_avg, runnable_load_avg, util_avg, runnable_avg;
 	/*
 	 * cfs_rq->avg as the kernel's last update_load_avg() on this CPU left
 	 * it (k_ts, 0: none yet): what cpu_load() and cpu_util() read.
 	 */
-	double k_load, k_runnable, k_util;
+	double k_load, k_runnable_load, k_util, k_runnable;
 	uint64_t k_ts;
 	bool k_refreshed;		/* the last update is the assumed nohz one ... */
 	double k_load_seen;		/* ... and this the load its last seen update left */
@@ -631,7 +643,7 @@ struct sr_cpu_state {
 	uint64_t h_load_until;
 	uint64_t pelt_known_ts;		/* averages worth reading from then (warm-up) */
 	/* dead tasks' averages left for the next update (cfs_rq->removed) */
-	double removed_load, removed_util;
+	double removed_load, removed_util, removed_run;
 	uint64_t removed_ts;
 	uint64_t rcu_tick;		/* the tick that applies them on an idle CPU (0: none) */
 	/*
@@ -639,7 +651,7 @@ struct sr_cpu_state {
 	 * not in the kernel's cfs_rq until their enqueue (a wakelist delays it
 	 * to the target's IPI): what cpu_load() and cpu_util() read leaves them out.
 	 */
-	double attach_load, attach_util;
+	double attach_load, attach_util, attach_run;
 	/*
 	 * Loads that left lately (migrations away, deaths): a busy CPU read
 	 * past its last seen update has had a tick since, which applied only
@@ -804,8 +816,8 @@ struct sr_probe_stats {
 	uint64_t cpu_util_err[SR_ERR_BUCKETS];	/* prev's cfs_rq util_avg vs the state's */
 	uint64_t cpu_loads;		/* cpu_load() values recorded for placements */
 	uint64_t rqs_reads;		/* CPUs' cfs_rq averages the rqs probes read */
-	/* ... their load_avg, util_avg and util_est vs the state's, [busy 0, idle 1] */
-	uint64_t rqs_err[3][2][SR_ERR_BUCKETS];
+	/* ... their load_avg, util_avg, util_est and runnable_avg vs the state's, [busy 0, idle 1] */
+	uint64_t rqs_err[4][2][SR_ERR_BUCKETS];
 	uint64_t flips;			/* wakee_flips values recorded (wakee at srqf, waker at thl) */
 	uint64_t flips_err[3];		/* the state's estimate: [0] exact, [1] off but inside its
 					 * bounds, [2] outside them */

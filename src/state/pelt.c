@@ -165,14 +165,19 @@ void sr_st_cpu_decay_to(struct sr_state *s, int cpu, uint64_t now)
 		}
 		d = s->decay_d;
 		c->load_avg = c->load_avg * d + (double)c->root_weight * (1.0 - d);
-		c->runnable_avg = c->runnable_avg * d + (double)rq->load_weight * (1.0 - d);
+		c->runnable_load_avg = c->runnable_load_avg * d + (double)rq->load_weight * (1.0 - d);
 		/* cfs_rq->curr: only a fair task running adds to the CPU's cfs util */
 		c->util_avg = c->util_avg * d + (rq->curr_pid && rq->curr_policy != SR_SCHED_RT ?
 						 (double)SR_CAPACITY_SCALE : 0.0) * (1.0 - d);
+		/* __update_load_avg_cfs_rq() (5.7+): runnable = h_nr_running, each task 1024 */
+		c->runnable_avg = c->runnable_avg * d +
+				  (double)rq->cfs_nr_running * SR_CAPACITY_SCALE * (1.0 - d);
 		c->removed_load *= d;
 		c->removed_util *= d;
+		c->removed_run *= d;
 		c->attach_load *= d;
 		c->attach_util *= d;
+		c->attach_run *= d;
 	}
 	if (!c->pelt_ts || now > c->pelt_ts)
 		c->pelt_ts = now;
@@ -193,12 +198,14 @@ void sr_st_cpu_pelt(struct sr_state *s, int cpu, uint64_t now)
 		/* a tick has run since: it applied what left before it */
 		rq->load_avg = round_pos(c->load_avg - c->removed_load - c->attach_load +
 					 left_since_tick(s, c, now));
-		rq->runnable_load_avg = round_pos(c->runnable_avg);
+		rq->runnable_load_avg = round_pos(c->runnable_load_avg);
 		rq->util_avg = round_pos(c->util_avg - c->removed_util - c->attach_util);
+		rq->runnable_avg = round_pos(c->runnable_avg - c->removed_run - c->attach_run);
 	} else {
 		rq->load_avg = round_pos(c->k_load);
-		rq->runnable_load_avg = round_pos(c->k_runnable);
+		rq->runnable_load_avg = round_pos(c->k_runnable_load);
 		rq->util_avg = round_pos(c->k_util);
+		rq->runnable_avg = round_pos(c->k_runnable);
 	}
 	rq->h_load = c->h_load;
 	rq->h_load_cached = now < c->h_load_until;
@@ -240,7 +247,7 @@ void sr_st_dequeued_by_waking(struct sr_state *s, struct sr_task *p, int cpu)
 {
 	struct sr_cpu_state *c = &s->cpu[cpu];
 	double d, run, w = (double)p->v.weight;
-	unsigned long at_dequeue_load, at_dequeue_util;
+	unsigned long at_dequeue_load, at_dequeue_util, at_dequeue_run;
 
 	if (!p->pending || p->pend_cls != SR_W_RUNNABLE || p->state != SR_T_RUNNING ||
 	    p->v.cpu != cpu || p->pend_ts <= p->last_in || p->pend_ts >= s->now) {
@@ -255,15 +262,21 @@ void sr_st_dequeued_by_waking(struct sr_state *s, struct sr_task *p, int cpu)
 	at_dequeue_load = d > 1e-6 ? round_pos((p->load_frac - run) / d * w) : p->v.load_avg;
 	at_dequeue_util = d > 1e-6 ? round_pos((p->util_frac - run) / d * SR_CAPACITY_SCALE) :
 				     p->v.util_avg;
+	at_dequeue_run = d > 1e-6 ? round_pos((p->run_frac - run) / d * SR_CAPACITY_SCALE) :
+				    p->v.runnable_avg;
 	p->load_frac = p->load_frac > run ? p->load_frac - run : 0;
 	p->util_frac = p->util_frac > run ? p->util_frac - run : 0;
+	p->run_frac = p->run_frac > run ? p->run_frac - run : 0;
 	sr_st_task_avgs(p);
 	c->load_avg = c->load_avg > w * run ? c->load_avg - w * run : 0;
-	c->runnable_avg = c->runnable_avg > w * run ? c->runnable_avg - w * run : 0;
+	c->runnable_load_avg = c->runnable_load_avg > w * run ? c->runnable_load_avg - w * run : 0;
 	c->util_avg = c->util_avg > SR_CAPACITY_SCALE * run ? c->util_avg - SR_CAPACITY_SCALE * run : 0;
+	c->runnable_avg = c->runnable_avg > SR_CAPACITY_SCALE * run ?
+			  c->runnable_avg - SR_CAPACITY_SCALE * run : 0;
 	sr_st_task_move(s, p, SR_T_SLEEPING, cpu);
 	p->sleep_load = at_dequeue_load;
 	p->sleep_util = at_dequeue_util;
+	p->sleep_run = at_dequeue_run;
 	p->sleep_ts = p->pend_ts;
 }
 
@@ -271,7 +284,7 @@ void sr_st_dequeued_by_waking(struct sr_state *s, struct sr_task *p, int cpu)
  * task_dead_fair() -> remove_entity_load_avg(): a dead task's averages
  * leave its CPU at that cfs_rq's next update, after the switch away from it.
  */
-void sr_st_cpu_remove(struct sr_state *s, int cpu, double load, double util)
+void sr_st_cpu_remove(struct sr_state *s, int cpu, double load, double util, double run)
 {
 	struct sr_cpu_state *c = &s->cpu[cpu];
 
@@ -279,6 +292,7 @@ void sr_st_cpu_remove(struct sr_state *s, int cpu, double load, double util)
 	c->removed_load += load;
 	sr_st_cpu_left(s, cpu, load);
 	c->removed_util += util;
+	c->removed_run += run;
 	c->removed_ts = s->now;
 	if (!s->cfg.blocked_unrefreshed)	/* before 4.17 no idle update is assumed */
 		c->rcu_tick = s->now + SR_NSEC_PER_SEC / (uint64_t)s->cfg.hz;
@@ -301,15 +315,17 @@ static void kupdate_at(struct sr_state *s, int cpu, uint64_t ts, bool assumed)
 	if (ts > c->removed_ts) {
 		c->load_avg = c->load_avg > c->removed_load ? c->load_avg - c->removed_load : 0;
 		c->util_avg = c->util_avg > c->removed_util ? c->util_avg - c->removed_util : 0;
-		c->removed_load = c->removed_util = 0;
+		c->runnable_avg = c->runnable_avg > c->removed_run ? c->runnable_avg - c->removed_run : 0;
+		c->removed_load = c->removed_util = c->removed_run = 0;
 	}
 	/* the sleepers moved here but not enqueued yet are not in the kernel's sums */
 	c->k_load = c->load_avg > c->attach_load ? c->load_avg - c->attach_load : 0;
 	if (!assumed)
 		c->k_load_seen = c->k_load;
 	c->k_refreshed = assumed;
-	c->k_runnable = c->runnable_avg;
+	c->k_runnable_load = c->runnable_load_avg;
 	c->k_util = c->util_avg > c->attach_util ? c->util_avg - c->attach_util : 0;
+	c->k_runnable = c->runnable_avg > c->attach_run ? c->runnable_avg - c->attach_run : 0;
 	c->k_ts = ts;
 	sr_st_cpu_pelt(s, cpu, s->now);
 }

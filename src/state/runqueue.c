@@ -16,6 +16,7 @@ void sr_st_task_avgs(struct sr_task *t)
 {
 	t->v.load_avg = (unsigned long)(int64_t)(t->load_frac * (double)t->v.weight + 0.5);
 	t->v.util_avg = (unsigned long)(int64_t)(t->util_frac * (double)SR_CAPACITY_SCALE + 0.5);
+	t->v.runnable_avg = (unsigned long)(int64_t)(t->run_frac * (double)SR_CAPACITY_SCALE + 0.5);
 }
 
 /* Advance the task's PELT fractions to @now under its current state. */
@@ -33,6 +34,7 @@ void sr_st_task_pelt(struct sr_state *s, struct sr_task *t, uint64_t now)
 	runnable = t->state == SR_T_RUNNING || t->state == SR_T_QUEUED;
 	running = t->state == SR_T_RUNNING;
 	t->load_frac = t->load_frac * d + runnable * (1.0 - d);
+	t->run_frac = t->run_frac * d + runnable * (1.0 - d);
 	t->util_frac = t->util_frac * d + running * (1.0 - d);
 	t->pelt_ts = now;
 	sr_st_task_avgs(t);
@@ -51,6 +53,7 @@ struct sr_task_view sr_st_kernel_view(const struct sr_task *t)
 	if (t->state == SR_T_SLEEPING && t->sleep_known) {
 		v.load_avg = t->sleep_load;
 		v.util_avg = t->sleep_util;
+		v.runnable_avg = t->sleep_run;
 	}
 	return v;
 }
@@ -112,9 +115,8 @@ static void util_est_update(const struct sr_state *s, struct sr_task *t)
 	}
 	if (t->ue_ewma - util < SR_UTIL_EST_MARGIN)
 		return;
-	/* task_runnable(): a task's runnable_avg, its runnable fraction of the capacity scale */
-	if (s->cfg.util_est_runnable &&
-	    util + SR_UTIL_EST_MARGIN < (unsigned long)(int64_t)(t->load_frac * SR_CAPACITY_SCALE + 0.5))
+	/* task_runnable(): its se.avg.runnable_avg */
+	if (s->cfg.util_est_runnable && util + SR_UTIL_EST_MARGIN < t->v.runnable_avg)
 		return;
 	t->ue_ewma -= (t->ue_ewma - util) / 4;
 }
@@ -181,7 +183,7 @@ static void rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign,
 			rq->cfs_nr_running++;
 			rq->load_weight += t->v.weight;
 		}
-		s->cpu[cpu].runnable_avg += (double)t->v.load_avg;
+		s->cpu[cpu].runnable_load_avg += (double)t->v.load_avg;
 	} else {
 		if (rq->nr_running)
 			sr_st_rq_nr(s, cpu, rq->nr_running - 1);
@@ -190,9 +192,9 @@ static void rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign,
 				rq->cfs_nr_running--;
 			sub_clamped(&rq->load_weight, t->v.weight);
 		}
-		s->cpu[cpu].runnable_avg -= (double)t->v.load_avg;
-		if (s->cpu[cpu].runnable_avg < 0)
-			s->cpu[cpu].runnable_avg = 0;
+		s->cpu[cpu].runnable_load_avg -= (double)t->v.load_avg;
+		if (s->cpu[cpu].runnable_load_avg < 0)
+			s->cpu[cpu].runnable_load_avg = 0;
 	}
 }
 
@@ -245,9 +247,11 @@ static void attach_begin(struct sr_state *s, struct sr_task *t, int to)
 
 	c->attach_load += (double)t->v.load_avg;
 	c->attach_util += (double)t->v.util_avg;
+	c->attach_run += (double)t->v.runnable_avg;
 	t->attach_cpu = to;
 	t->attach_load = (double)t->v.load_avg;
 	t->attach_util = (double)t->v.util_avg;
+	t->attach_run = (double)t->v.runnable_avg;
 	t->attach_ts = s->now;
 }
 
@@ -265,6 +269,7 @@ static void attach_end(struct sr_state *s, struct sr_task *t)
 		d = s->now > t->attach_ts ? sr_pelt_decay(s->now - t->attach_ts) : 1.0;
 		c->attach_load = c->attach_load > t->attach_load * d ? c->attach_load - t->attach_load * d : 0;
 		c->attach_util = c->attach_util > t->attach_util * d ? c->attach_util - t->attach_util * d : 0;
+		c->attach_run = c->attach_run > t->attach_run * d ? c->attach_run - t->attach_run * d : 0;
 	}
 	t->attach_cpu = -1;
 }
@@ -284,6 +289,9 @@ static void pelt_leave(struct sr_state *s, struct sr_task *t, int from, bool que
 		c->util_avg -= (double)t->v.util_avg;
 		if (c->util_avg < 0)
 			c->util_avg = 0;
+		c->runnable_avg -= (double)t->v.runnable_avg;
+		if (c->runnable_avg < 0)
+			c->runnable_avg = 0;
 	}
 }
 
@@ -301,7 +309,8 @@ static void pelt_dead(struct sr_state *s, struct sr_task *t, int cpu)
 		pelt_leave(s, t, cpu, false);
 		return;
 	}
-	sr_st_cpu_remove(s, cpu, (double)t->v.load_avg, (double)t->v.util_avg);
+	sr_st_cpu_remove(s, cpu, (double)t->v.load_avg, (double)t->v.util_avg,
+			 (double)t->v.runnable_avg);
 }
 
 /*
@@ -324,6 +333,7 @@ static void pelt_sync_to_old(struct sr_state *s, struct sr_task *t, int from)
 	d = at > t->sleep_ts ? sr_pelt_decay(at - t->sleep_ts) : 1.0;
 	t->load_frac = (double)t->sleep_load / (double)t->v.weight * d;
 	t->util_frac = (double)t->sleep_util / (double)SR_CAPACITY_SCALE * d;
+	t->run_frac = (double)t->sleep_run / (double)SR_CAPACITY_SCALE * d;
 	sr_st_task_avgs(t);
 	/* last_update_time is 0 until enqueue_entity() attaches it: no aging */
 	t->pelt_held = true;
@@ -343,6 +353,7 @@ static void pelt_move(struct sr_state *s, struct sr_task *t, int from, int to, b
 
 		/* unclamped, as cfs_rq->avg.util_avg: cpu_util() caps it where it is read */
 		c->util_avg += (double)t->v.util_avg;
+		c->runnable_avg += (double)t->v.runnable_avg;
 		if (t->state == SR_T_SLEEPING && !enqueued)
 			attach_begin(s, t, to);
 	}
@@ -380,6 +391,7 @@ static void task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state 
 		util_est_update(s, t);
 		t->sleep_load = t->v.load_avg;
 		t->sleep_util = t->v.util_avg;
+		t->sleep_run = t->v.runnable_avg;
 		t->sleep_ts = s->now;
 		t->sleep_known = true;
 	}

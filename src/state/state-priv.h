@@ -329,7 +329,7 @@ void sr_st_cpu_kupdate_early(struct sr_state *s, int cpu);
 void sr_st_h_load_read(struct sr_state *s, int cpu);
 void sr_st_group_member(struct sr_state *s, struct sr_task *t);
 void sr_st_dequeued_by_waking(struct sr_state *s, struct sr_task *p, int cpu);
-void sr_st_cpu_remove(struct sr_state *s, int cpu, double load, double util);
+void sr_st_cpu_remove(struct sr_state *s, int cpu, double load, double util, double run);
 void sr_st_blocked_refresh(struct sr_state *s);
 /* @load left @cpu's cfs_rq now (a migration away or a death) */
 void sr_st_cpu_left(struct sr_state *s, int cpu, double load);

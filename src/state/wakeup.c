@@ -488,7 +488,8 @@ static int emit_fork(struct sr_state *s, struct sr_task *p, const struct sr_even
 /*
  * post_init_entity_util_avg() (fair.c, the same in 6.1 and 6.12): a new
  * task's util is its share by weight of the chosen CPU's cfs util, capped
- * at half the spare capacity (all of that cap when the CPU's util is 0).
+ * at half the spare capacity (all of that cap when the CPU's util is 0),
+ * and its runnable_avg the same.
  * On a CPU busy when the trace began the state's util is still warming up,
  * but it is the best estimate there is: leaving the child at 0 made its CPU
  * look the least used to every later fork (make fidelity: forks on 6.1
@@ -507,6 +508,7 @@ static void post_init_util(struct sr_state *s, struct sr_task *p, int cpu)
 	util = rq->util_avg ? (double)rq->util_avg * (double)p->v.weight /
 			      (double)(rq->load_avg + 1) : cap;
 	p->util_frac = (util < cap ? util : cap) / (double)SR_CAPACITY_SCALE;
+	p->run_frac = p->util_frac;	/* sa->runnable_avg = sa->util_avg (5.7+) */
 	sr_st_task_avgs(p);
 }
 

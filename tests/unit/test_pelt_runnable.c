@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The 5.7+ runnable_avg (9f68395333ad "sched/pelt: Add a new runnable
+ * average signal"), fed through sr_state_event() as a trace would: a
+ * CPU's is the PELT of its runnable fair tasks, 1024 each, where util_avg
+ * counts only the running one; a task's is its runnable fraction, and moves
+ * with it; a new task's starts at its util (post_init_entity_util_avg()).
+ * CPUs 0-1 and 2-3 are two cores of one LLC.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include "state-fx.h"
+
+#define MS 1000000ULL
+
+static unsigned long runnable_read(struct fx *f, int cpu)
+{
+	sr_st_cpu_advance(&f->s, cpu, f->s.now);
+	return f->s.rq[cpu].runnable_avg;
+}
+
+/* t100 runs on CPU 0 from 1 ms, t200 waits behind it from then on. */
+static void two_on_cpu0(struct fx *f)
+{
+	sw(f, 1 * MS, 0, 0, "swapper/0", 100, "t100");
+	waking(f, 1 * MS + 100, 0, 200, "t200", 0, 100, false);
+	wakeup(f, 1 * MS + 200, 0, 200, 0);
+}
+
+/*
+ * ___update_load_sum() of the root cfs_rq: runnable accrues h_nr_running
+ * (here 2) times 1024, util only the running task's 1024; 100 ms on, both
+ * are that times 1 - y^(100 ms / 1024 us).  The waiting task's own
+ * runnable_avg equals its load_avg (nice 0), its util stays 0.
+ */
+static void test_runnable_counts_queued(void **state)
+{
+	struct fx *f = fx_new();
+	double full = 1.0 - sr_pelt_decay(100 * MS);
+	unsigned long run, util;
+	struct sr_task *t;
+
+	(void)state;
+	two_on_cpu0(f);
+	tick_elsewhere(f, 1 * MS + 100 * MS);
+	run = runnable_read(f, 0);
+	util = util_read(f, 0);
+	assert_true(run >= 2048 * full - 4 && run <= 2048 * full + 4);
+	assert_true(util >= 1024 * full - 2 && util <= 1024 * full + 2);
+	t = sr_state_task(&f->s, 200);
+	sr_st_task_pelt(&f->s, t, f->s.now);
+	assert_true(t->v.runnable_avg + 1 >= t->v.load_avg && t->v.runnable_avg <= t->v.load_avg + 1);
+	assert_int_equal(t->v.util_avg, 0);
+	fx_free(f);
+}
+
+/*
+ * A queued task pulled to CPU 2 takes its runnable_avg along (detached in
+ * its migrating dequeue, attached at its enqueue): CPU 0 keeps only t100's
+ * share, CPU 2 gains t200's.
+ */
+static void test_runnable_moves_with_task(void **state)
+{
+	struct fx *f = fx_new();
+	unsigned long before, mine;
+	struct sr_task *t;
+
+	(void)state;
+	two_on_cpu0(f);
+	sw(f, 300 * MS, 2, 0, "swapper/2", 400, "t400");
+	tick_elsewhere(f, 301 * MS);
+	before = runnable_read(f, 0);
+	t = sr_state_task(&f->s, 200);
+	migrate(f, 301 * MS, 2, 200, 0, 2, 400);
+	mine = t->v.runnable_avg;
+	assert_true(mine > 900);
+	tick_elsewhere(f, 301 * MS + 1000);
+	assert_true(runnable_read(f, 0) + mine >= before - 5 &&
+		    runnable_read(f, 0) + mine <= before + 5);
+	assert_true(runnable_read(f, 2) >= mine);
+	fx_free(f);
+}
+
+/* sa->runnable_avg = sa->util_avg for a new task, its load_avg its weight. */
+static void test_new_task_runnable(void **state)
+{
+	struct fx *f = fx_new();
+	struct sr_task *c;
+
+	(void)state;
+	sw(f, 1 * MS, 1, 0, "swapper/1", 50, "parent");
+	ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = 2 * MS, .cpu = 1, .pid = 50,
+				 .child_pid = 101, .common_pid = -1 });
+	ev(f, (struct sr_event){ .type = SR_EV_WAKEUP_NEW, .ts = 2 * MS + 10, .cpu = 1,
+				 .pid = 101, .prio = 120, .target_cpu = 2, .common_pid = -1 });
+	c = sr_state_task(&f->s, 101);
+	assert_int_equal(c->v.load_avg, 1024);
+	assert_int_equal(c->v.runnable_avg, c->v.util_avg);
+	assert_true(c->v.util_avg > 0 && c->v.util_avg < 1024);
+	fx_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_runnable_counts_queued),
+		cmocka_unit_test(test_runnable_moves_with_task),
+		cmocka_unit_test(test_new_task_runnable),
+	};
+
+	return cmocka_run_group_tests_name("pelt_runnable", tests, NULL, NULL);
+}
