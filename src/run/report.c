@@ -165,13 +165,13 @@ static json_t *err_json(const uint64_t *hist)
 	return o;
 }
 
-/* The rqs probes' reads against the state: {load, util, util_est} x {busy, idle}. */
+/* The rqs probes' reads against the state: {load, util, util_est, runnable} x {busy, idle}. */
 static json_t *rqs_json(const struct sr_probe_stats *p)
 {
-	static const char *const field[3] = { "load_avg", "util_avg", "util_est" };
+	static const char *const field[4] = { "load_avg", "util_avg", "util_est", "runnable_avg" };
 	json_t *o = json_object();
 
-	for (int f = 0; o && f < 3; f++)
+	for (int f = 0; o && f < 4; f++)
 		json_object_set_new(o, field[f], json_pack("{s:o, s:o}",
 				    "busy", err_json(p->rqs_err[f][0]),
 				    "idle", err_json(p->rqs_err[f][1])));

@@ -33,7 +33,9 @@ static void count_err(uint64_t *hist, double est, double truth)
 /*
  * The kernel's se.avg of a sleeping task is what its last dequeue left:
  * take it as that, decay it over the sleep for the task's blocked share of
- * its CPU, and move that CPU's sums by the same amount.
+ * its CPU, and move that CPU's sums by the same amount.  The probe does not
+ * read runnable_avg: it accrues as load_avg does (both while on_rq), so it
+ * moves by the load's correction.
  */
 static void calibrate(struct sr_state *s, struct sr_task *p, uint64_t load, uint64_t util)
 {
@@ -41,28 +43,36 @@ static void calibrate(struct sr_state *s, struct sr_task *p, uint64_t load, uint
 	double d = p->sleep_known && s->now > p->sleep_ts ? sr_pelt_decay(s->now - p->sleep_ts) : 1;
 	double lf = p->v.weight ? (double)load / (double)p->v.weight : 0;
 	double uf = (double)util / (double)SR_CAPACITY_SCALE;
-	double dl, du;
+	double dl, du, rf, dr;
 
 	if (sr_st_on_rq(p->state))
 		return;
 	lf = (lf < 1.0 ? lf : 1.0) * d;
 	uf = (uf < 1.0 ? uf : 1.0) * d;
+	rf = p->run_frac + lf - p->load_frac;
+	rf = rf < 0 ? 0 : rf < 1.0 ? rf : 1.0;
 	dl = (lf - p->load_frac) * (double)p->v.weight;
 	du = (uf - p->util_frac) * (double)SR_CAPACITY_SCALE;
+	dr = (rf - p->run_frac) * (double)SR_CAPACITY_SCALE;
 	if (c) {
 		sr_st_cpu_advance(s, p->v.cpu, s->now);
 		c->load_avg = c->load_avg + dl > 0 ? c->load_avg + dl : 0;
 		c->util_avg = c->util_avg + du > 0 ? c->util_avg + du : 0;	/* uncapped, as the kernel's */
 		c->k_load = c->k_load + dl > 0 ? c->k_load + dl : 0;
 		c->k_util = c->k_util + du > 0 ? c->k_util + du : 0;
+		c->runnable_avg = c->runnable_avg + dr > 0 ? c->runnable_avg + dr : 0;
+		c->k_runnable = c->k_runnable + dr > 0 ? c->k_runnable + dr : 0;
 		sr_st_cpu_advance(s, p->v.cpu, s->now);
 	}
 	p->load_frac = lf;
 	p->util_frac = uf;
+	p->run_frac = rf;
 	p->pelt_ts = s->now;
 	sr_st_task_avgs(p);
 	p->sleep_load = (unsigned long)load;
 	p->sleep_util = (unsigned long)util;
+	p->sleep_run = d > 1e-6 ? (unsigned long)(int64_t)(rf / d * SR_CAPACITY_SCALE + 0.5) :
+				  p->v.runnable_avg;
 	p->sleep_known = true;
 }
 
@@ -180,15 +190,18 @@ static void on_hload(struct sr_state *s, const struct sr_event *ev)
  * not come yet (attach_entity_load_avg() runs from their enqueue_entity(),
  * a wakelist's later), which the state's sums already hold (attach_load):
  * they stay on top, so that cpu_load() reads the probe's value now and
- * gains them at their sched_wakeup.
+ * gains them at their sched_wakeup.  UINT64_MAX: not read.
  */
-static void take_cpu_avgs(struct sr_state *s, int cpu, uint64_t load, uint64_t util)
+static void take_cpu_avgs(struct sr_state *s, int cpu, uint64_t load, uint64_t util,
+			  uint64_t run)
 {
 	struct sr_cpu_state *c = &s->cpu[cpu];
 
 	c->load_avg = (double)load + c->attach_load;
 	if (util != UINT64_MAX)
 		c->util_avg = (double)util + c->attach_util;
+	if (run != UINT64_MAX)
+		c->runnable_avg = (double)run + c->attach_run;
 	sr_st_cpu_kupdate(s, cpu);
 }
 
@@ -216,8 +229,11 @@ static void on_rqs(struct sr_state *s, const struct sr_event *ev)
 		count_err(s->probes.rqs_err[0][idle], (double)rq->load_avg, v[SR_RQS_LOAD]);
 		count_err(s->probes.rqs_err[1][idle], (double)rq->util_avg, v[SR_RQS_UTIL]);
 		count_err(s->probes.rqs_err[2][idle], (double)rq->util_est, v[SR_RQS_EST]);
+		if (v[SR_RQS_RUN] != UINT32_MAX)
+			count_err(s->probes.rqs_err[3][idle], (double)rq->runnable_avg, v[SR_RQS_RUN]);
 		if (!s->cfg.probes_measure_only)
-			take_cpu_avgs(s, cpu, v[SR_RQS_LOAD], v[SR_RQS_UTIL]);
+			take_cpu_avgs(s, cpu, v[SR_RQS_LOAD], v[SR_RQS_UTIL],
+				      v[SR_RQS_RUN] != UINT32_MAX ? v[SR_RQS_RUN] : UINT64_MAX);
 	}
 }
 
@@ -230,9 +246,9 @@ void sr_st_probe_cpu_loads(struct sr_state *s, struct sr_task *p, int this_cpu)
 	if (s->cfg.probes_measure_only || s->nr_groups)
 		return;
 	if (p->probe.valid && p->probe.prev_load != UINT64_MAX && sr_st_cpu_ok(s, p->v.cpu))
-		take_cpu_avgs(s, p->v.cpu, p->probe.prev_load, p->probe.prev_util);
+		take_cpu_avgs(s, p->v.cpu, p->probe.prev_load, p->probe.prev_util, UINT64_MAX);
 	if (sr_st_cpu_ok(s, this_cpu) && s->cpu[this_cpu].probe_load != UINT64_MAX) {
-		take_cpu_avgs(s, this_cpu, s->cpu[this_cpu].probe_load, UINT64_MAX);
+		take_cpu_avgs(s, this_cpu, s->cpu[this_cpu].probe_load, UINT64_MAX, UINT64_MAX);
 		s->cpu[this_cpu].probe_load = UINT64_MAX;
 	}
 }
