@@ -14,8 +14,12 @@
  * Only update stats for allowed CPUs when looking for dst group"; in 6.12.y
  * stable too, e.g. Debian's 6.12.117, which the 6.12 preset cannot tell from
  * 6.12.0: the release's sublevel is not kept).
- * Assumed: group imbalance flags clear, no core-scheduling cookies, rq
- * runnable_avg approximated by util_avg.
+ * group_runnable sums cpu_runnable_without(): the root cfs_rq's runnable_avg
+ * (9f68395333ad "sched/pelt: Add a new runnable average signal", compared
+ * by 070f5e860ee2 "sched/fair: Take into account runnable_avg to classify
+ * group", both 5.7), less the task's own se.avg.runnable_avg where it is
+ * attached (task_cpu(p), not at fork: last_update_time 0).
+ * Assumed: group imbalance flags clear, no core-scheduling cookies.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -121,7 +125,7 @@ static void cpu_stats(const struct fic *f, int i, bool delayed, struct fig_stats
 {
 	const struct sr_rq *rq = &f->ctx->rq[i];
 	const struct sr_task_view *p = f->ctx->p;
-	unsigned long load = rq->load_avg, util = rq->util_avg, run = rq->util_avg;
+	unsigned long load = rq->load_avg, util = rq->util_avg, run = rq->runnable_avg;
 	unsigned long est = rq->util_est;
 	unsigned long cap = rq->capacity ? rq->capacity : SR_CAPACITY_SCALE;
 	unsigned int local = 0, nr;
@@ -136,7 +140,7 @@ static void cpu_stats(const struct fic *f, int i, bool delayed, struct fig_stats
 	if (task_on(f, i)) {
 		lsub_positive(&load, sr_task_h_load_ctx(f->ctx, p, i));	/* cpu_load_without() */
 		lsub_positive(&util, p->util_avg);
-		lsub_positive(&run, p->util_avg);
+		lsub_positive(&run, p->runnable_avg);	/* cpu_runnable_without() */
 		lsub_positive(&est, p->util_est);	/* non-zero only while it is queued */
 		local = f->ctx->kind == SR_WAKE_EXEC;	/* task_running_on_cpu(): queued */
 	}

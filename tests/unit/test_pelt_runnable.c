@@ -5,13 +5,15 @@
  * CPU's is the PELT of its runnable fair tasks, 1024 each, where util_avg
  * counts only the running one; a task's is its runnable fraction, and moves
  * with it; a new task's starts at its util (post_init_entity_util_avg()).
- * CPUs 0-1 and 2-3 are two cores of one LLC.
+ * And the fork it decides: find_idlest_group() classifies a group by it
+ * (070f5e860ee2, 5.7).  CPUs 0-1 and 2-3 are two cores of one LLC.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 #include "state-fx.h"
+#include "policy.h"
 
 #define MS 1000000ULL
 
@@ -102,12 +104,73 @@ static void test_new_task_runnable(void **state)
 	fx_free(f);
 }
 
+/* The 6.1 policy at the fork, on the state's runqueues and on util in runnable's place. */
+static struct sr_policy pol61;
+static int fork_cpu, fork_cpu_util;
+
+static int h_fork(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *b,
+		  struct sr_ref *ref)
+{
+	struct sr_decision d = { 0 };
+	struct sr_rq rq[4];
+	struct sr_wake_ctx as_util = *ctx;
+
+	(void)data;
+	*ref = (struct sr_ref){ 0 };
+	b[0].cpu = (int16_t)ctx->prev_cpu;
+	if (ctx->kind != SR_WAKE_FORK)
+		return 0;
+	assert_int_equal(sr_policy_decide(&pol61, ctx, &d), 0);
+	fork_cpu = d.cpu;
+	memcpy(rq, ctx->rq, sizeof(rq));
+	for (int i = 0; i < 4; i++)
+		rq[i].runnable_avg = rq[i].util_avg;
+	as_util.rq = rq;
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(sr_policy_decide(&pol61, &as_util, &d), 0);
+	fork_cpu_util = d.cpu;
+	return 0;
+}
+
+/*
+ * Three tasks runnable on CPU 0 for 400 ms, its sibling CPU 1 idle, one
+ * task on each of CPUs 2 and 3; t100 on CPU 0 forks.  At the LLC level
+ * core {0,1} holds 3 tasks on 2 CPUs with util ~1024 and runnable ~3072:
+ * 3072 * 100 > 2048 * 117, overloaded (group_is_overloaded()), and core
+ * {2,3} (util ~2048, runnable ~2048) only fully busy: the child goes to
+ * core {2,3}.  Read as util, core {0,1} has spare capacity and the child
+ * stays on it, on idle CPU 1.
+ */
+static void test_fork_group_runnable(void **state)
+{
+	struct fx *f = fx_new();
+
+	(void)state;
+	assert_int_equal(sr_policy_from_spec(&pol61, "linux-6.1"), 0);
+	f->s.cfg.hooks.placement = h_fork;
+	fork_cpu = fork_cpu_util = -1;
+	two_on_cpu0(f);
+	waking(f, 1 * MS + 300, 0, 300, "t300", 0, 100, false);
+	wakeup(f, 1 * MS + 400, 0, 300, 0);
+	sw(f, 1 * MS, 1, 0, "swapper/1", 0, "swapper/1");
+	sw(f, 1 * MS, 2, 0, "swapper/2", 102, "t102");
+	sw(f, 1 * MS, 3, 0, "swapper/3", 103, "t103");
+	ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = 400 * MS, .cpu = 0, .pid = 100,
+				 .child_pid = 500, .common_pid = -1 });
+	ev(f, (struct sr_event){ .type = SR_EV_WAKEUP_NEW, .ts = 400 * MS + 10, .cpu = 0,
+				 .pid = 500, .prio = 120, .target_cpu = 2, .common_pid = -1 });
+	assert_true(fork_cpu == 2 || fork_cpu == 3);
+	assert_int_equal(fork_cpu_util, 1);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_runnable_counts_queued),
 		cmocka_unit_test(test_runnable_moves_with_task),
 		cmocka_unit_test(test_new_task_runnable),
+		cmocka_unit_test(test_fork_group_runnable),
 	};
 
 	return cmocka_run_group_tests_name("pelt_runnable", tests, NULL, NULL);
