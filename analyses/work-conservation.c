@@ -162,7 +162,7 @@ static void llc_group(const struct sr_view *v, int cpu, int delta, struct sr_lb_
 		g->group_capacity += rq->capacity;
 		/* cpu_util_cfs(): capped at the CPU's capacity */
 		g->group_util += rq->util_avg < rq->capacity ? rq->util_avg : rq->capacity;
-		g->group_runnable += rq->util_avg;
+		g->group_runnable += rq->runnable_avg;	/* cpu_runnable() */
 	}
 	g->sum_nr_running += delta;
 }
