@@ -6,7 +6,8 @@
  * counts only the running one; a task's is its runnable fraction, and moves
  * with it; a new task's starts at its util (post_init_entity_util_avg()).
  * And the fork it decides: find_idlest_group() classifies a group by it
- * (070f5e860ee2, 5.7).  CPUs 0-1 and 2-3 are two cores of one LLC.
+ * (070f5e860ee2, 5.7), an exec's less the task's own share
+ * (cpu_runnable_without()).  CPUs 0-1 and 2-3 are two cores of one LLC.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -164,6 +165,48 @@ static void test_fork_group_runnable(void **state)
 	fx_free(f);
 }
 
+/*
+ * cpu_runnable_without(): an exec's task is attached to its CPU's cfs_rq,
+ * so its own runnable_avg leaves that CPU's.  Core {0,1}: the task (1024)
+ * and two queued on CPU 0 (3000 in all), one task on CPU 1 (400): three
+ * tasks besides the exec's on two CPUs; core
+ * {2,3} a task on each, util 1000 apiece.  Less the task's share, core
+ * {0,1}'s runnable is 2376: 237600 < 2048 * 117, spare capacity, and the
+ * exec stays on it; counted, 3400 makes it overloaded and the exec leaves
+ * for core {2,3}.
+ */
+static void test_exec_runnable_without(void **state)
+{
+	struct sr_task_view p = { .pid = 42, .prio = 120, .weight = 1024, .cpu = 0,
+				  .on_cpu = true, .load_avg = 1024, .util_avg = 300,
+				  .runnable_avg = 1024, .recent_used_cpu = -1 };
+	struct sr_rq rq[4] = {
+		{ .curr_pid = 42, .nr_running = 3, .cfs_nr_running = 3, .load_weight = 3072,
+		  .load_avg = 3072, .util_avg = 600, .runnable_avg = 3000, .capacity = 1024 },
+		{ .curr_pid = 43, .nr_running = 1, .cfs_nr_running = 1, .load_weight = 1024,
+		  .load_avg = 1024, .util_avg = 300, .runnable_avg = 400, .capacity = 1024 },
+		{ .curr_pid = 44, .nr_running = 1, .cfs_nr_running = 1, .load_weight = 1024,
+		  .load_avg = 1024, .util_avg = 1000, .runnable_avg = 1000, .capacity = 1024 },
+		{ .curr_pid = 45, .nr_running = 1, .cfs_nr_running = 1, .load_weight = 1024,
+		  .load_avg = 1024, .util_avg = 1000, .runnable_avg = 1000, .capacity = 1024 },
+	};
+	struct sr_topo topo;
+	struct sr_wake_ctx ctx = { .kind = SR_WAKE_EXEC, .this_cpu = 0, .prev_cpu = 0,
+				   .sync = SR_NO, .p = &p, .curr = &p, .rq = rq, .topo = &topo };
+	struct sr_decision d = { 0 };
+
+	(void)state;
+	assert_int_equal(sr_topo_from_spec(&topo, "cores-per-llc=2,threads=2", SR_ERA_511), 0);
+	assert_int_equal(sr_policy_from_spec(&pol61, "linux-6.1"), 0);
+	assert_int_equal(sr_policy_decide(&pol61, &ctx, &d), 0);
+	assert_true(d.cpu == 0 || d.cpu == 1);
+	p.runnable_avg = 0;
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(sr_policy_decide(&pol61, &ctx, &d), 0);
+	assert_true(d.cpu == 2 || d.cpu == 3);
+	sr_topo_free(&topo);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +214,7 @@ int main(void)
 		cmocka_unit_test(test_runnable_moves_with_task),
 		cmocka_unit_test(test_new_task_runnable),
 		cmocka_unit_test(test_fork_group_runnable),
+		cmocka_unit_test(test_exec_runnable_without),
 	};
 
 	return cmocka_run_group_tests_name("pelt_runnable", tests, NULL, NULL);
