@@ -73,8 +73,11 @@ def cgroup_options(trace):
     pids it moved there (`qr_a pid=3431 ...`), recorded without cgroup events: each group
     gets an id of its own, and its pids --cgroup-member. The autogroup workload's log names
     each setsid() leader (`session1 pid=4649 ...`): an autogroup of its own, nice 0 (the
-    weight of cpu.weight 100)."""
-    txt = os.path.splitext(trace)[0] + ".txt"
+    weight of cpu.weight 100). A trace `schedreplay record` wrote in the guest (NAME-own.dat,
+    log NAME.txt) has no cgroup events: the pids the log names join its groups' ids."""
+    base = os.path.splitext(trace)[0]
+    own = base.endswith("-own")
+    txt = (base[:-len("-own")] if own else base) + ".txt"
     ids, weights, members, opts = {}, {}, [], []
     if not os.path.exists(txt):
         return opts
@@ -92,6 +95,16 @@ def cgroup_options(trace):
                 members.append((head[0], words["pid"]))
                 if head[0].startswith("session"):
                     weights[head[0]] = "100"
+    if opts and own:
+        gids = {}
+        with open(txt, errors="replace") as f:
+            for line in f:
+                words = dict(w.split("=", 1) for w in line.split() if "=" in w)
+                if "cgroup_id(ino)" in words:
+                    gids[line.split()[0]] = words["cgroup_id(ino)"]
+        for name, pid in members:
+            if name in gids:
+                opts += ["--cgroup-member", "%s=%s" % (pid, gids[name])]
     if opts:
         return opts
     for name, pid in members:

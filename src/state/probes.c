@@ -212,8 +212,15 @@ static void take_cpu_avgs(struct sr_state *s, int cpu, uint64_t load, uint64_t u
  */
 static void on_rqs(struct sr_state *s, const struct sr_event *ev)
 {
-	if (s->nr_groups)	/* the root's load holds group entities the state only approximates */
+	bool groups = s->nr_groups;
+
+	/* under task groups the root's load holds their entities: measured, never taken */
+	if (groups && !s->cfg.probes_measure_only)
 		return;
+	if (groups) {
+		sr_st_cpu_advance_all(s);
+		sr_st_groups_fill(s);	/* adds the group entities' loads to the root's */
+	}
 	for (int i = 0; i < SR_RQS_CPUS; i++) {
 		const uint32_t *v = &ev->rqs[SR_RQS_FIELDS * i];
 		int cpu = ev->rqs_base + i;
@@ -222,7 +229,8 @@ static void on_rqs(struct sr_state *s, const struct sr_event *ev)
 
 		if (!sr_st_cpu_ok(s, cpu) || v[SR_RQS_LOAD] == UINT32_MAX)
 			continue;
-		sr_st_cpu_advance(s, cpu, s->now);
+		if (!groups)
+			sr_st_cpu_advance(s, cpu, s->now);
 		rq = &s->rq[cpu];
 		idle = rq->nr_running == 0;
 		s->probes.rqs_reads++;
@@ -318,6 +326,20 @@ static double h_load_root(const struct sr_state *s, const struct sr_task *t)
 	return (double)sr_st_kernel_view(t).load_avg * h / (l + 1.0);
 }
 
+/*
+ * The same for a task in a group, as the models derive it (one level):
+ * the root's h_load scaled by the group entity's share of the root, then
+ * by the task's of its group's cfs_rq.
+ */
+static double h_load_group(const struct sr_state *s, const struct sr_task *t)
+{
+	const struct sr_rq *rq = &s->rq[t->v.cpu];
+	const struct sr_tg_cpu *q = &t->grp->cpu[t->v.cpu];
+	double h = (double)rq->load_avg * (double)q->se_load_avg / ((double)rq->load_avg + 1.0);
+
+	return (double)sr_st_kernel_view(t).load_avg * h / ((double)q->load_avg + 1.0);
+}
+
 /* thl_ret: the task_h_load() value of the thl just before on this CPU. */
 static void on_hload_ret(struct sr_state *s, const struct sr_event *ev)
 {
@@ -330,7 +352,12 @@ static void on_hload_ret(struct sr_state *s, const struct sr_event *ev)
 		return;
 	s->probes.hloads++;
 	sr_st_cpu_advance_all(s);
-	count_err(s->probes.hload_err, h_load_root(s, t), (double)ev->h_load);
+	if (s->nr_groups)
+		sr_st_groups_fill(s);	/* the root's load with the group entities' */
+	if (t->grp && sr_st_cpu_ok(s, t->v.cpu))
+		count_err(s->probes.hload_err, h_load_group(s, t), (double)ev->h_load);
+	else
+		count_err(s->probes.hload_err, h_load_root(s, t), (double)ev->h_load);
 	if (!s->cfg.probes_measure_only) {
 		t->v.h_load = (unsigned long)ev->h_load;
 		t->v.h_load_known = true;
