@@ -159,6 +159,32 @@ static void test_member_given(void **state)
 	fx_free(f);
 }
 
+/*
+ * b, busy on CPU 1 for a second, sleeps and is woken onto CPU 3, where its
+ * group never ran: attaching its load passes its load_sum to the group
+ * entity (update_tg_cfs_load()), so the next placement reads CPU 3's root
+ * load with the entity fully runnable — about its share of the 1024 —, not
+ * one that has just begun to grow.
+ */
+static void test_migration_propagates(void **state)
+{
+	struct fx *f = busy_group(NULL);
+	unsigned long se;
+
+	sw(f, 1000003000, 1, 101, "b", 0, "");
+	waking(f, 1000004000, 0, 101, "b", 3, 100, false);
+	migrate(f, 1000004000, 0, 101, 1, 3, 100);
+	wakeup(f, 1000005000, 0, 101, 3);
+	sw(f, 1000006000, 3, 0, "", 101, "b");
+	sw(f, 1000100000, 2, 102, "c", 0, "");
+	waking(f, 1000200000, 0, 102, "c", 2, 100, false);
+	se = sr_state_task(&f->s, 101)->grp->cpu[3].se_load_avg;
+	assert_in_range(se, 300, 524);
+	assert_int_equal(f->ctx.rq[3].load_avg, se);
+	assert_int_equal(f->ctx.rq[3].group_load_avg, se);
+	fx_free(f);
+}
+
 /* The autogroup probe: setsid() puts the caller in a group of its own, nice 0, known. */
 static void test_autogroup_probe(void **state)
 {
@@ -186,6 +212,7 @@ int main(void)
 		cmocka_unit_test(test_fork_and_root),
 		cmocka_unit_test(test_member_given),
 		cmocka_unit_test(test_autogroup_probe),
+		cmocka_unit_test(test_migration_propagates),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
