@@ -305,6 +305,28 @@ void sr_st_groups_fill(struct sr_state *s)
 	}
 }
 
+/*
+ * What @cpu's group entities add to its root cfs_rq's load_avg now, as
+ * sr_st_groups_fill() adds it: for a read of that one CPU's (an h_load).
+ */
+unsigned long sr_st_groups_se_load(struct sr_state *s, int cpu)
+{
+	unsigned long sum = 0;
+
+	for (int i = 0; i < s->nr_groups; i++) {
+		struct sr_group *g = s->groups[i];
+		double tg_load = 0;
+
+		for (int c = 0; c < s->cfg.nr_cpus; c++) {
+			group_advance(s, g, c);
+			tg_load += g->load[c];
+		}
+		sum += (unsigned long)((double)group_shares(g, cpu, tg_load, s->cfg.shares_by_weight) *
+				       g->run[cpu] + 0.5);
+	}
+	return sum;
+}
+
 /* Are @t's group and that group's shares known, or assumed? */
 bool sr_st_group_known(const struct sr_state *s, const struct sr_task *t)
 {

@@ -228,7 +228,8 @@ void sr_st_h_load_read(struct sr_state *s, int cpu)
 	if (s->now < c->h_load_until)
 		return;
 	sr_st_cpu_advance(s, cpu, s->now);
-	c->h_load = s->rq[cpu].load_avg;
+	/* the root cfs_rq's load: its group entities' too (the advance published its tasks') */
+	c->h_load = s->rq[cpu].load_avg + (s->nr_groups ? sr_st_groups_se_load(s, cpu) : 0);
 	c->h_load_until = (s->now / jiffy + 1) * jiffy;
 	s->rq[cpu].h_load = c->h_load;
 	s->rq[cpu].h_load_cached = true;

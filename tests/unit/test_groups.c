@@ -185,6 +185,26 @@ static void test_migration_propagates(void **state)
 	fx_free(f);
 }
 
+/*
+ * update_cfs_rq_h_load() caches the root cfs_rq's load_avg: on CPU 0 that
+ * is a's group entity's, and a later placement in the jiffy reads it.
+ */
+static void test_h_load_cache_holds_groups(void **state)
+{
+	struct fx *f = busy_group(NULL);
+
+	sw(f, 1000003000, 2, 102, "c", 0, "");
+	f->next_ref = (struct sr_ref){ .valid = true, .h_load_cpu = { 0, -1 } };
+	waking(f, 1000004000, 0, 102, "c", 2, 100, false);
+	f->next_ref = (struct sr_ref){ 0 };
+	sw(f, 1000005000, 2, 0, "", 102, "c");
+	sw(f, 1000006000, 2, 102, "c", 0, "");
+	waking(f, 1000007000, 0, 102, "c", 2, 100, false);
+	assert_true(f->ctx.rq[0].h_load_cached);
+	assert_in_range(f->ctx.rq[0].h_load, 500, 524);
+	fx_free(f);
+}
+
 /* The autogroup probe: setsid() puts the caller in a group of its own, nice 0, known. */
 static void test_autogroup_probe(void **state)
 {
@@ -213,6 +233,7 @@ int main(void)
 		cmocka_unit_test(test_member_given),
 		cmocka_unit_test(test_autogroup_probe),
 		cmocka_unit_test(test_migration_propagates),
+		cmocka_unit_test(test_h_load_cache_holds_groups),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
