@@ -109,6 +109,7 @@ struct sr_group {
 	double *run;			/* PELT of "something of the group is queued here" */
 	unsigned long *weight;		/* queued weight now (my_q->load.weight) */
 	uint64_t *ts;			/* PELT time per CPU */
+	uint64_t *chg;			/* last change of weight or load per CPU */
 };
 
 /*

@@ -205,6 +205,27 @@ static void test_h_load_cache_holds_groups(void **state)
 	fx_free(f);
 }
 
+/*
+ * b sleeps on CPU 1, which stays idle: its root cfs_rq, and the group
+ * entity in it, keep the load of that moment until the CPU's next update,
+ * and that is what a placement 2 ms later reads — not the value decayed
+ * since (about 4 % lower).
+ */
+static void test_idle_cpu_holds_group_load(void **state)
+{
+	struct fx *f = busy_group(NULL);
+	const struct sr_tg_cpu *q;
+
+	sw(f, 1000003000, 1, 101, "b", 0, "");
+	sw(f, 1002002000, 2, 102, "c", 0, "");
+	waking(f, 1002003000, 0, 102, "c", 2, 100, false);
+	assert_int_equal(sr_st_cpu_k_time(&f->s, 1), 1000003000);
+	q = &sr_state_task(&f->s, 101)->grp->cpu[1];
+	assert_in_range(q->se_load_avg, q->se_weight - 3, q->se_weight);
+	assert_int_equal(f->ctx.rq[1].group_load_avg, q->se_load_avg);
+	fx_free(f);
+}
+
 /* The autogroup probe: setsid() puts the caller in a group of its own, nice 0, known. */
 static void test_autogroup_probe(void **state)
 {
@@ -234,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_autogroup_probe),
 		cmocka_unit_test(test_migration_propagates),
 		cmocka_unit_test(test_h_load_cache_holds_groups),
+		cmocka_unit_test(test_idle_cpu_holds_group_load),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
