@@ -304,7 +304,9 @@ void sr_st_follow_early(struct sr_state *s, struct sr_task *p, int cpu)
  * task's sched_migrate_task and sched_wakeup (and the probes of its
  * select_task_rq_fair()), so any other event says it has returned — and
  * with no migration, the kernel chose the task's own CPU (+39 on 6.1,
- * +101 on 6.12).
+ * +101 on 6.12).  Its sched_migrate_task comes before the enqueue, so the
+ * call is still open after it; and if it returned with no sched_wakeup,
+ * the task went to the target's wakelist (sr_st_ttwu_went_remote()).
  */
 void sr_st_ttwu_returned(struct sr_state *s, const struct sr_event *ev)
 {
@@ -315,12 +317,17 @@ void sr_st_ttwu_returned(struct sr_state *s, const struct sr_event *ev)
 	    (ev->type >= SR_EV_SELECT && ev->type <= SR_EV_RQS))
 		return;
 	c = &s->cpu[ev->cpu];
-	if (ev->pid == c->ttwu_pid && (ev->type == SR_EV_MIGRATE || ev->type == SR_EV_WAKEUP)) {
+	/* its sched_migrate_task comes before the enqueue: the open call goes on */
+	if (ev->pid == c->ttwu_pid && ev->type == SR_EV_MIGRATE)
+		return;
+	if (ev->pid == c->ttwu_pid && ev->type == SR_EV_WAKEUP) {
 		c->ttwu_pid = -1;
 		return;
 	}
 	p = sr_state_task(s, c->ttwu_pid);
 	c->ttwu_pid = -1;
+	if (p && p->pending && p->pend_cpu == ev->cpu)
+		sr_st_ttwu_went_remote(s, p);
 	if (p && p->pending && p->pend_cpu == ev->cpu && !p->pend_migrations && !p->pend_deferred)
 		sr_st_follow_early(s, p, p->pend_prev);
 }

@@ -67,6 +67,24 @@ static void wakelist_mark(struct sr_state *s, struct sr_task *p, int cpu)
 	s->rq[cpu].ttwu_pending = true;
 }
 
+/*
+ * @p's try_to_wake_up() returned on its waker's CPU with no sched_wakeup:
+ * ttwu_queue() did not enqueue it there and then (ttwu_do_activate() emits
+ * sched_wakeup at once), it queued it on the target's wakelist — the target
+ * had nothing running when ttwu_queue_cond() read it (6.0+), though its
+ * sched_switch to idle came later.  The target reads busy (ttwu_pending)
+ * until its own sched_wakeup, not only for a flight's millisecond.
+ */
+void sr_st_ttwu_went_remote(struct sr_state *s, struct sr_task *p)
+{
+	int cpu = p->pend_flight_cpu;
+
+	if (cpu < 0 || cpu == p->pend_cpu || p->pend_ttwu_cpu >= 0)
+		return;
+	sr_st_flight_unmark(s, p);
+	wakelist_mark(s, p, cpu);
+}
+
 static void ttwu_mark(struct sr_state *s, struct sr_task *p, int waker_cpu, int target)
 {
 	const struct sr_rq *rq;
