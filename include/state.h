@@ -300,6 +300,12 @@ struct sr_wake_ctx {
 	 * entries, lent by the caller) holds the what-if's runqueues.
 	 */
 	const struct sr_cpumask *in_flight;
+	/*
+	 * CPUs whose wakelist the state takes to hold a task (ttwu_pending)
+	 * from its sched_waking, though its waker's try_to_wake_up() is not
+	 * shown done yet: the kernel may not have queued it.  NULL: none.
+	 */
+	const struct sr_cpumask *wl_doubt;
 	struct sr_rq *rq_scratch;
 	/* what-if replays (replay/policy.c): 0 wake_wide() computes, 1 wide, -1 narrow */
 	signed char force_wide;
@@ -664,6 +670,7 @@ struct sr_cpu_state {
 	double nr_running_ns;		/* ∫ nr_running dt over known time */
 	uint64_t resyncs;		/* queued tasks dropped at an idle switch */
 	unsigned int ttwu_pending;	/* wakeups assumed queued on this CPU's wakelist */
+	int wl_pid;			/* the last of them */
 	unsigned int in_flight;		/* wakeups being enqueued here directly, not yet shown */
 	uint64_t flight_ts;		/* the latest one's sched_waking */
 	int flight_waker;		/* ... and the CPU it ran on */
@@ -899,9 +906,12 @@ struct sr_state {
 	uint64_t rq_changed_ts;		/* the last change of any runqueue (exec.c) */
 	unsigned int nr_in_flight;	/* Σ cpu[].in_flight */
 	bool flight_stalled;		/* the placement's in_flight mask holds a stalled waker's */
+	bool wl_doubted;		/* the placement's wl_doubt mask is not empty */
 	/* kept by the state's writers, so that a placement need not look at every CPU */
 	int nr_doubtful;		/* CPUs whose rq is uncertain or idle_unrecorded */
 	struct sr_cpumask flight_mask;	/* the placement's in_flight, filled when any */
+	unsigned int nr_wl;		/* Σ cpu[].ttwu_pending */
+	struct sr_cpumask wl_doubt_mask;/* the placement's wl_doubt, filled when any */
 	struct sr_rq *rq_scratch;	/* nr_cpus: the policies' what-if runqueues */
 	struct sr_task *conc[SR_CONC_MAX];	/* placements held by flight.c */
 	int nr_conc;

@@ -196,6 +196,38 @@ static int flight_what_if(const struct sr_policy *pol, const struct sr_wake_ctx 
 }
 
 /*
+ * Wakelists the state took as filled before the kernel is shown to have
+ * queued them: replay with them empty and, if the answer moves, it
+ * depends on when that other wakeup was queued.
+ */
+static int wakelist_what_if(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			    struct sr_decision *d)
+{
+	struct sr_wake_ctx c;
+	struct sr_decision alt;
+	enum sr_tristate sync;
+	int cpu, ret;
+
+	if (!ctx->wl_doubt || !ctx->rq_scratch || (d->depends & SR_DEP_CONCURRENT) ||
+	    sr_mask_first(ctx->wl_doubt) < 0)
+		return 0;
+	c = *ctx;
+	memcpy(ctx->rq_scratch, ctx->rq, (size_t)ctx->topo->nr_cpus * sizeof(*ctx->rq));
+	sr_for_each_cpu(cpu, ctx->wl_doubt)
+		if (cpu < ctx->topo->nr_cpus)
+			ctx->rq_scratch[cpu].ttwu_pending = false;
+	c.rq = ctx->rq_scratch;
+	c.in_flight = NULL;
+	c.wl_doubt = NULL;
+	sync = ctx->sync != SR_UNKNOWN ? ctx->sync : d->sync_assumed ? SR_YES : SR_NO;
+	/* no memo: its answers are keyed by the runqueues, changed here */
+	ret = decide_once(pol, &c, sync, &alt, true, NULL);
+	if (!ret && alt.cpu != d->cpu)
+		d->depends |= SR_DEP_CONCURRENT;
+	return ret;
+}
+
+/*
  * An idle CPU's stamp the trace leaves open (src/state/stamp.c) could turn
  * the slow path's pick (d->stamp_turns): replay with the open stamps at
  * each value where a comparison can flip (replay/idle_stamp.c), and count
@@ -282,6 +314,8 @@ out:
 		ret = wide_what_if(pol, ctx, d);
 	if (!ret)
 		ret = flight_what_if(pol, ctx, d);
+	if (!ret)
+		ret = wakelist_what_if(pol, ctx, d);
 	if (!ret)
 		ret = stamp_what_if(pol, ctx, d);
 	d->depends |= ctx->unknown & SR_DEP_ANY_ANSWER;

@@ -78,6 +78,42 @@ bool sr_st_flights(struct sr_state *s)
 	return any;
 }
 
+/*
+ * The placement's wl_doubt mask (s->wl_doubt_mask): false when empty.  A
+ * wakelist the state filled at a sched_waking (the task assumed queued on
+ * prev) whose waker's CPU has recorded nothing since: its try_to_wake_up()
+ * may not have selected yet, and ttwu_queue() comes after the selection —
+ * for as long as that vCPU stalls (14 ms and more on the 64-vCPU 6.12
+ * srrec_g4_rqs.dat, where it then went elsewhere: prev's wakelist never
+ * held it).  A task moved by a sched_migrate_task is queued right after
+ * it: that mark is shown.  Only a wakelist holding that one task counts.
+ */
+bool sr_st_wl_doubts(struct sr_state *s)
+{
+	s->wl_doubted = false;
+	if (!s->nr_wl)
+		return false;
+	sr_mask_clear(&s->wl_doubt_mask);
+	for (int c = 0; c < s->cfg.nr_cpus; c++) {
+		const struct sr_task *q;
+		int t;
+
+		if (s->cpu[c].ttwu_pid <= 0)
+			continue;
+		q = sr_state_task(s, s->cpu[c].ttwu_pid);
+		if (!q || !q->pending || q->pend_cpu != c || q->pend_migrations ||
+		    s->cpu[c].last_ts > q->pend_ts || s->now - q->pend_ts < FLIGHT_MAX_NS)
+			continue;
+		t = q->pend_ttwu_cpu;
+		if (sr_st_cpu_ok(s, t) && s->cpu[t].ttwu_pending == 1 &&
+		    s->cpu[t].wl_pid == q->v.pid) {
+			sr_mask_set(&s->wl_doubt_mask, t);
+			s->wl_doubted = true;
+		}
+	}
+	return s->wl_doubted;
+}
+
 static void conc_confirm(struct sr_state *s, struct sr_task *p, const struct sr_task *q, int cpu)
 {
 	if (q)
@@ -122,8 +158,11 @@ void sr_st_conc_hold(struct sr_state *s, struct sr_task *p, struct sr_brief *dec
 	if (!pols || kind != SR_WAKE_TTWU)
 		return;
 	p->conc_pols = pols;
-	/* a stalled waker's wakeup shows no moment to compare with: uncertain at once */
-	if (s->flight_stalled) {
+	/*
+	 * a stalled waker's wakeup, or a wakelist not shown filled, shows no
+	 * moment to compare with: uncertain at once
+	 */
+	if (s->flight_stalled || s->wl_doubted) {
 		conc_confirm(s, p, NULL, -1);
 		return;
 	}

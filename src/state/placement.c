@@ -147,6 +147,8 @@ int sr_st_run_placement_by(struct sr_state *s, struct sr_task *p, struct sr_task
 		ctx.unknown |= SR_DEP_LOST_EVENTS;
 	if (sr_st_flights(s))
 		ctx.in_flight = &s->flight_mask;
+	if (sr_st_wl_doubts(s))
+		ctx.wl_doubt = &s->wl_doubt_mask;
 	if (sr_st_met_lost_window(ev, ev->ts))
 		ctx.unknown |= SR_DEP_LOST_EVENTS;
 	if (s->cfg.delayed_dequeue)

@@ -202,6 +202,7 @@ int sr_st_ttwu_descheduled(struct sr_state *s, struct sr_task *p, int cpu, bool 
 int sr_st_switch_done(struct sr_state *s, const struct sr_event *ev, struct sr_task *prev);
 /* flight.c: wakeups being enqueued while another CPU places a task */
 void sr_st_flight_mark(struct sr_state *s, struct sr_task *p, int cpu);
+bool sr_st_wl_doubts(struct sr_state *s);
 void sr_st_flight_unmark(struct sr_state *s, struct sr_task *p);
 bool sr_st_flights(struct sr_state *s);
 void sr_st_conc_hold(struct sr_state *s, struct sr_task *p, struct sr_brief *dec,

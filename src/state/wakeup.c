@@ -54,8 +54,11 @@ void sr_st_ttwu_unmark(struct sr_state *s, struct sr_task *p)
 		return;
 	p->pend_ttwu_cpu = -1;
 	s->rq_changed_ts = s->now;	/* idle_cpu() reads it: exec.c */
-	if (s->cpu[cpu].ttwu_pending && !--s->cpu[cpu].ttwu_pending)
-		s->rq[cpu].ttwu_pending = false;
+	if (s->cpu[cpu].ttwu_pending) {
+		s->nr_wl--;
+		if (!--s->cpu[cpu].ttwu_pending)
+			s->rq[cpu].ttwu_pending = false;
+	}
 }
 
 /* @p waits on @cpu's wakelist (after sr_st_ttwu_unmark()). */
@@ -64,6 +67,8 @@ static void wakelist_mark(struct sr_state *s, struct sr_task *p, int cpu)
 	p->pend_ttwu_cpu = cpu;
 	s->rq_changed_ts = s->now;
 	s->cpu[cpu].ttwu_pending++;
+	s->cpu[cpu].wl_pid = p->v.pid;
+	s->nr_wl++;
 	s->rq[cpu].ttwu_pending = true;
 }
 

@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include "state-fx.h"
+#include "policy.h"
 
 #define US 1000ULL
 #define MS 1000000ULL
@@ -79,12 +80,84 @@ static void test_stalled_waker_keeps_flight(void **state)
 	fx_free(f);
 }
 
+/* The placement hook of a run: linux-6.12 answers, as src/run/run.c hands them on. */
+static int h_model(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec,
+		   struct sr_ref *ref)
+{
+	struct sr_policy *pol = data;
+	struct sr_decision *d = calloc(1, sizeof(*d));
+
+	(void)ref;
+	assert_non_null(d);
+	assert_int_equal(sr_policy_decide_quiet(pol, ctx, d), 0);
+	dec[0] = (struct sr_brief){ .cpu = (int16_t)d->cpu, .determined = d->determined,
+				    .depends = (uint32_t)d->depends };
+	free(d);
+	return 0;
+}
+
+/*
+ * CPU 2 wakes 300 towards idle CPU 1 (its wakelist, 6.0+) and then records
+ * nothing for @silent ns, or records an event 10 us on (@moved_on); CPU 0
+ * then wakes 200, which slept on CPU 1 too.  Returns 200's answer.
+ */
+static struct sr_brief wake_past_wakelist(uint64_t silent, bool moved_on)
+{
+	struct sr_state_cfg cfg = { .ttwu_idle_wakelist = true, .ttwu_on_cpu = true };
+	struct sr_policy pol;
+	struct sr_brief b;
+	struct fx *f;
+
+	assert_int_equal(sr_policy_from_spec(&pol, "linux-6.12"), 0);
+	f = fx_new_cfg(&cfg);
+	f->s.cfg.hooks = (struct sr_state_hooks){ .data = &pol, .placement = h_model };
+	sw(f, 1 * MS, 0, 0, "", 100, "waker");
+	sw(f, 1 * MS, 2, 0, "", 102, "waker2");
+	sw(f, 1 * MS, 1, 0, "", 200, "wakee");
+	sw(f, 2 * MS, 1, 200, "wakee", 300, "sleeper");
+	sw(f, 3 * MS, 1, 300, "sleeper", 0, "");
+	waking(f, 10 * MS, 2, 300, "sleeper", 1, 102, false);
+	assert_true(f->s.rq[1].ttwu_pending);
+	if (moved_on)
+		sw(f, 10 * MS + 10 * US, 2, 102, "waker2", 0, "");
+	waking(f, 10 * MS + silent, 0, 200, "wakee", 1, 100, false);
+	b = sr_state_task(&f->s, 200)->dec[0];
+	fx_free(f);
+	return b;
+}
+
+/* 5 ms of silence: CPU 1's wakelist may still have been empty; empty, prev is idle. */
+static void test_stalled_waker_wakelist(void **state)
+{
+	struct sr_brief b = wake_past_wakelist(5 * MS, false);
+
+	(void)state;
+	assert_int_not_equal(b.cpu, 1);
+	assert_true(b.depends & SR_DEP_CONCURRENT);
+	assert_false(b.determined);
+}
+
+/* CPU 2 went on (its try_to_wake_up() returned), or is silent only 500 us: CPU 1 was busy. */
+static void test_wakelist_shown_filled(void **state)
+{
+	struct sr_brief b = wake_past_wakelist(5 * MS, true);
+
+	(void)state;
+	assert_int_not_equal(b.cpu, 1);
+	assert_false(b.depends & SR_DEP_CONCURRENT);
+	b = wake_past_wakelist(500 * US, false);
+	assert_int_not_equal(b.cpu, 1);
+	assert_false(b.depends & SR_DEP_CONCURRENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_answer_cpu_changed_before_select),
 		cmocka_unit_test(test_no_change_before_select),
 		cmocka_unit_test(test_stalled_waker_keeps_flight),
+		cmocka_unit_test(test_stalled_waker_wakelist),
+		cmocka_unit_test(test_wakelist_shown_filled),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
