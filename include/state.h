@@ -558,6 +558,7 @@ struct sr_task {
 	enum sr_wclass pend_cls;
 	int pend_migrations;
 	bool pend_followed;		/* the kernel's choice was known before the sched_wakeup */
+	bool pend_wl_shown;		/* its wakelist queueing is shown done (wakeup.c) */
 	int pend_ttwu_cpu;		/* CPU whose wakelist we assume holds it, -1 none */
 	int pend_flight_cpu;		/* CPU it is being enqueued on directly, -1 none */
 	bool pend_descheduled;		/* placed once it had left its CPU (wakeup.c) */

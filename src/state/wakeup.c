@@ -180,6 +180,7 @@ int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev)
 			    !s->rq[ev->target_cpu].nr_running;
 	p->pend_ref.valid = false;
 	p->pend_followed = false;
+	p->pend_wl_shown = false;
 	p->pend_ev = *ev;		/* a running task's wakeup may become a placement */
 	p->pend_descheduled = false;
 	p->pend_wakelist = SR_WL_NONE;
@@ -414,6 +415,23 @@ static void select_gap(struct sr_state *s, struct sr_task *p, const struct sr_ev
 }
 
 /*
+ * A wakeup that stayed on prev through its wakelist shows its selection
+ * done by the first of its waker's next event (@ev: try_to_wake_up()
+ * returned) and its own sched_wakeup on prev (the IPI ran the list).  That
+ * window may be long for the waker's task running on without events, not
+ * stalled: no gap rule, only a change of a runqueue the answers turned on.
+ */
+void sr_st_select_returned(struct sr_state *s, struct sr_task *p, const struct sr_event *ev)
+{
+	if (!p->pending || p->pend_cls != SR_W_PLACED || !p->dec || p->pend_migrations ||
+	    p->pend_wl_shown || p->pend_ttwu_cpu < 0)
+		return;
+	p->pend_wl_shown = true;
+	if (s->rq_change_ts > p->pend_placed_ts && answer_cpu_touched(s, p))
+		sr_st_dec_depends(s, p->dec, SR_DEP_DECISION_TIME);
+}
+
+/*
  * A wakeup of @cpu's current task (it set itself to sleep and had not yet
  * called schedule()): ttwu_runnable() (kernel/sched/core.c, 6.1 and 6.12)
  * only sets it TASK_RUNNING again.  It stays cfs_rq->curr, its util keeps
@@ -437,6 +455,8 @@ int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev)
 	if (ret)
 		return ret;
 	select_gap(s, p, ev);
+	if (ev->cpu != p->pend_cpu)
+		sr_st_select_returned(s, p, ev);
 	flew = p->pending ? p->pend_flight_cpu : -1;
 	sr_st_ttwu_unmark(s, p);
 	sr_st_conc_enqueued(s, p, flew);

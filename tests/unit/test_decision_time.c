@@ -80,6 +80,63 @@ static void test_stalled_waker_keeps_flight(void **state)
 	fx_free(f);
 }
 
+/*
+ * CPU 0 wakes 200 towards idle CPU 1, its wakelist (6.0+); CPU 1 then runs
+ * task 300 a moment, and CPU 0 records its next event at @returned
+ * (try_to_wake_up() returned: the task stayed queued on prev).
+ */
+static struct fx *wake_to_wakelist(void)
+{
+	struct sr_state_cfg cfg = { .ttwu_idle_wakelist = true, .ttwu_on_cpu = true };
+	struct fx *f = fx_new_cfg(&cfg);
+
+	sw(f, 1 * MS, 0, 0, "", 100, "waker");
+	sw(f, 1 * MS, 1, 0, "", 200, "wakee");
+	sw(f, 2 * MS, 1, 200, "wakee", 0, "");
+	waking(f, 10 * MS, 0, 200, "wakee", 1, 100, false);
+	assert_true(f->s.rq[1].ttwu_pending);
+	return f;
+}
+
+static void prev_runs_other(struct fx *f, uint64_t at)
+{
+	sw(f, at, 1, 0, "", 300, "other");
+	sw(f, at + 5 * US, 1, 300, "other", 0, "");
+}
+
+static void test_wakelist_prev_changed_before_return(void **state)
+{
+	struct fx *f = wake_to_wakelist();
+	struct sr_task *p = sr_state_task(&f->s, 200);
+
+	(void)state;
+	prev_runs_other(f, 10 * MS + 20 * US);
+	sw(f, 10 * MS + 100 * US, 0, 100, "waker", 400, "next");	/* returned */
+	assert_true(p->dec[0].depends & SR_DEP_DECISION_TIME);
+	fx_free(f);
+}
+
+/* The change after the return, or after the sched_wakeup on prev: the window was closed. */
+static void test_wakelist_prev_changed_after(void **state)
+{
+	struct fx *f = wake_to_wakelist();
+	struct sr_task *p = sr_state_task(&f->s, 200);
+
+	(void)state;
+	sw(f, 10 * MS + 10 * US, 0, 100, "waker", 400, "next");	/* returned */
+	prev_runs_other(f, 10 * MS + 20 * US);
+	assert_false(p->dec[0].depends & SR_DEP_DECISION_TIME);
+	fx_free(f);
+	f = wake_to_wakelist();
+	p = sr_state_task(&f->s, 200);
+	wakeup(f, 10 * MS + 10 * US, 1, 200, 1);
+	sw(f, 10 * MS + 12 * US, 1, 0, "", 200, "wakee");
+	sw(f, 10 * MS + 20 * US, 1, 200, "wakee", 0, "");
+	sw(f, 10 * MS + 100 * US, 0, 100, "waker", 400, "next");
+	assert_false(p->dec[0].depends & SR_DEP_DECISION_TIME);
+	fx_free(f);
+}
+
 /* The placement hook of a run: linux-6.12 answers, as src/run/run.c hands them on. */
 static int h_model(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec,
 		   struct sr_ref *ref)
@@ -158,6 +215,8 @@ int main(void)
 		cmocka_unit_test(test_stalled_waker_keeps_flight),
 		cmocka_unit_test(test_stalled_waker_wakelist),
 		cmocka_unit_test(test_wakelist_shown_filled),
+		cmocka_unit_test(test_wakelist_prev_changed_before_return),
+		cmocka_unit_test(test_wakelist_prev_changed_after),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
