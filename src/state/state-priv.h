@@ -199,6 +199,7 @@ int sr_st_run_placement_by(struct sr_state *s, struct sr_task *p, struct sr_task
 void sr_st_ttwu_unmark(struct sr_state *s, struct sr_task *p);
 void sr_st_ttwu_went_remote(struct sr_state *s, struct sr_task *p);
 void sr_st_select_returned(struct sr_state *s, struct sr_task *p, const struct sr_event *ev);
+void sr_st_select_gap(struct sr_state *s, struct sr_task *p, const struct sr_event *ev);
 int sr_st_ttwu_descheduled(struct sr_state *s, struct sr_task *p, int cpu, bool left_idle);
 int sr_st_switch_done(struct sr_state *s, const struct sr_event *ev, struct sr_task *prev);
 /* flight.c: wakeups being enqueued while another CPU places a task */

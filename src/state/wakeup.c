@@ -367,70 +367,6 @@ int sr_st_emit_wakeup(struct sr_state *s, struct sr_task *p, const struct sr_eve
 	return s->cfg.hooks.wakeup(s->cfg.hooks.data, &w);
 }
 
-/* A waker stalled longer than this between its sched_waking and its selection. */
-#define SELECT_GAP_NS	(1000 * 1000)
-
-/* Did @cpu's runqueue change since @p's placement was replayed? */
-static bool touched_since(const struct sr_state *s, const struct sr_task *p, int cpu)
-{
-	return sr_st_cpu_ok(s, cpu) && s->cpu[cpu].touched_ts > p->pend_placed_ts;
-}
-
-/*
- * A runqueue the answers turned on — prev's, the waker's, the CPU a model
- * chose — changed between the replay (at sched_waking) and the selection
- * the trace shows done: the kernel selected somewhere in that window, and
- * may have read it either way (a fork enqueued on prev just after the
- * sched_waking made it busy: the 64-vCPU guest's srrec_g4_rqs.dat).  A probe
- * trace replays at the kernel's own select_task_rq_fair(): no window.
- */
-static bool answer_cpu_touched(const struct sr_state *s, const struct sr_task *p)
-{
-	if (p->probe.valid)
-		return false;
-	if (touched_since(s, p, p->pend_prev) || touched_since(s, p, p->pend_cpu))
-		return true;
-	for (int k = 0; k < s->cfg.nr_policies; k++)
-		if (touched_since(s, p, p->dec[k].cpu))
-			return true;
-	return false;
-}
-
-/*
- * try_to_wake_up() selects right after its sched_waking, and the waker's CPU
- * shows the selection done right after that (the sched_migrate_task, or the
- * sched_wakeup of a task left where it was).  A gap between the two is the
- * waker stalled (a vCPU its host descheduled) before it selected: if a
- * runqueue changed since the placement was replayed, the kernel's were not
- * the ones the models read.  Without a gap, only a change of a runqueue the
- * answers turned on counts.
- */
-static void select_gap(struct sr_state *s, struct sr_task *p, const struct sr_event *ev)
-{
-	if (!p->pending || p->pend_cls != SR_W_PLACED || ev->cpu != p->pend_cpu || !p->dec ||
-	    p->pend_migrations || s->rq_change_ts <= p->pend_placed_ts)
-		return;
-	if (ev->ts >= p->pend_ts + SELECT_GAP_NS || answer_cpu_touched(s, p))
-		sr_st_dec_depends(s, p->dec, SR_DEP_DECISION_TIME);
-}
-
-/*
- * A wakeup that stayed on prev through its wakelist shows its selection
- * done by the first of its waker's next event (@ev: try_to_wake_up()
- * returned) and its own sched_wakeup on prev (the IPI ran the list).  That
- * window may be long for the waker's task running on without events, not
- * stalled: no gap rule, only a change of a runqueue the answers turned on.
- */
-void sr_st_select_returned(struct sr_state *s, struct sr_task *p, const struct sr_event *ev)
-{
-	if (!p->pending || p->pend_cls != SR_W_PLACED || !p->dec || p->pend_migrations ||
-	    p->pend_wl_shown || p->pend_ttwu_cpu < 0)
-		return;
-	p->pend_wl_shown = true;
-	if (s->rq_change_ts > p->pend_placed_ts && answer_cpu_touched(s, p))
-		sr_st_dec_depends(s, p->dec, SR_DEP_DECISION_TIME);
-}
-
 /*
  * A wakeup of @cpu's current task (it set itself to sleep and had not yet
  * called schedule()): ttwu_runnable() (kernel/sched/core.c, 6.1 and 6.12)
@@ -454,7 +390,7 @@ int sr_st_on_wakeup(struct sr_state *s, const struct sr_event *ev)
 	ret = place_late(s, p, ev->target_cpu);
 	if (ret)
 		return ret;
-	select_gap(s, p, ev);
+	sr_st_select_gap(s, p, ev);
 	if (ev->cpu != p->pend_cpu)
 		sr_st_select_returned(s, p, ev);
 	flew = p->pending ? p->pend_flight_cpu : -1;
@@ -589,7 +525,7 @@ int sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev)
 	ret = place_late(s, p, -1);
 	if (ret)
 		return ret;
-	select_gap(s, p, ev);
+	sr_st_select_gap(s, p, ev);
 	sr_st_task_set_prio(s, p, ev->prio);
 	/*
 	 * A CPU pulling a task for itself (newidle balance) clears its
