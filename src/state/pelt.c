@@ -402,13 +402,22 @@ static bool blocked_kick_lost(const struct sr_state *s)
  * unless blocked_kick_lost().
  * Before 4.17 only a balance that a kick or the CPU's own idle balance ran
  * updated them: they stay as their last seen update left them.
+ * The balancer passes over a CPU that idle_cpu() calls busy
+ * (_nohz_idle_balance(): `if (!idle_cpu(balance_cpu)) continue;`, 6.1 and
+ * 6.12): one with a task queued or a wakeup on its wakelist
+ * (rq->ttwu_pending, commit 126c2092e5c8 "sched: Add rq::ttwu_pending",
+ * 5.8), as on a stalled vCPU whose IPI waits.  Against the probes' reads
+ * (--probes-measure-only, the 7 rqs fixtures, 233,458 idle reads), idle
+ * CPUs' load_avg within 5 %: 51.5 -> 52.2 %, within 20 %: 75.9 -> 77.3 %
+ * (util_avg 59.5 -> 59.7 %, runnable_avg 53.0 -> 53.8 %); make fidelity:
+ * placed wakeups -2 on 6.1, +5 on 6.12, forks +3 and +2.
  */
 void sr_st_blocked_refresh(struct sr_state *s)
 {
 	if (s->now < s->next_blocked || s->cfg.blocked_unrefreshed || blocked_kick_lost(s))
 		return;
 	for (int c = 0; c < s->cfg.nr_cpus; c++)
-		if (!s->rq[c].curr_pid && s->cpu[c].k_ts)
+		if (sr_rq_idle(&s->rq[c]) && s->cpu[c].k_ts)
 			kupdate(s, c, true);
 	s->next_blocked = s->now + NOHZ_BLOCKED_NS;
 }

@@ -95,6 +95,28 @@ static void test_idle_cpu_refresh_waits_out_overload(void **state)
 	fx_free(f);
 }
 
+/*
+ * _nohz_idle_balance() passes over a CPU idle_cpu() calls busy: a wakeup
+ * waiting on its wakelist (rq->ttwu_pending) keeps the nohz update off it.
+ */
+static void test_idle_cpu_refresh_skips_wakelist_target(void **state)
+{
+	const struct sr_state_cfg v60 = { .ttwu_idle_wakelist = true };
+	struct fx *f = fx_new_cfg(&v60);
+	unsigned long at_idle;
+
+	(void)state;
+	run_then_sleep(f);
+	at_idle = load_read(f, 0);
+	sw(f, 402 * MS, 1, 0, "swapper/1", 300, "t300");
+	waking(f, 420 * MS, 1, 100, "t100", 0, 300, false);	/* to idle CPU 0's wakelist */
+	assert_true(f->s.rq[0].ttwu_pending);
+	tick_elsewhere(f, 440 * MS);		/* past LOAD_AVG_PERIOD ms: the nohz update */
+	assert_int_equal(load_read(f, 0), at_idle);
+	assert_false(f->s.rq[0].load_refreshed);
+	fx_free(f);
+}
+
 static void test_busy_cpu_past_a_tick(void **state)
 {
 	struct fx *f = fx_new();
@@ -553,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_idle_cpu_read_frozen),
 		cmocka_unit_test(test_idle_cpu_read_before_417),
 		cmocka_unit_test(test_idle_cpu_refresh_waits_out_overload),
+		cmocka_unit_test(test_idle_cpu_refresh_skips_wakelist_target),
 		cmocka_unit_test(test_busy_cpu_past_a_tick),
 		cmocka_unit_test(test_busy_cpu_ticks_seen),
 		cmocka_unit_test(test_pull_updates_source),
