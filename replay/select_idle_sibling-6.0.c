@@ -71,11 +71,16 @@ static int select_idle_cpu_60(struct sr_sis *s, const struct sr_domain *sd, bool
 	if (!sr_highest_flag_domain(s->t, s->ctx->this_cpu, SD_SHARE_PKG_RESOURCES) &&
 	    (s->kver < SR_KV(6, 1) || prop))
 		return SR_SIS_NONE;
-	sr_sis_scan_mask(s, sd, &cpus);
+	/*
+	 * The kernel fills cpus first; read by the scan only, it is filled
+	 * once SIS_UTIL's budget let the scan go on (half the what-ifs stop
+	 * there).  SIS_PROP's depth never reads it.
+	 */
 	if (prop)
 		r.floor = sr_sis_prop_depth(s, sd, &r.nr);
 	if (util && !sis_util_depth(s, &r.nr))
 		return SR_SIS_NONE;
+	sr_sis_scan_mask(s, sd, &cpus);
 	/* SIS_UTIL's budget replaces SIS_PROP's: the scan cost no longer matters. */
 	if (util)
 		r.floor = INT_MAX;
