@@ -249,10 +249,31 @@ static void on_rqs(struct sr_state *s, const struct sr_event *ev)
  * Use the kernel's cpu_load() of prev (srqf) and this (thl of current) for
  * the placement, and take them as the CPUs' PELT from now on.
  */
+/*
+ * Under task groups the state's root load is its root tasks' plus the group
+ * entities' (sr_st_groups_fill()), which a root read cannot be split back
+ * into: the placement reads the kernel's cpu_load() of prev and this as the
+ * probes read them, the state's averages stay its own.  The next refresh
+ * publishes them again.
+ */
+static void probe_group_cpu_loads(struct sr_state *s, struct sr_task *p, int this_cpu)
+{
+	if (p->probe.valid && p->probe.prev_load != UINT64_MAX && sr_st_cpu_ok(s, p->v.cpu))
+		s->rq[p->v.cpu].load_avg = (unsigned long)p->probe.prev_load;
+	if (sr_st_cpu_ok(s, this_cpu) && s->cpu[this_cpu].probe_load != UINT64_MAX) {
+		s->rq[this_cpu].load_avg = (unsigned long)s->cpu[this_cpu].probe_load;
+		s->cpu[this_cpu].probe_load = UINT64_MAX;
+	}
+}
+
 void sr_st_probe_cpu_loads(struct sr_state *s, struct sr_task *p, int this_cpu)
 {
-	if (s->cfg.probes_measure_only || s->nr_groups)
+	if (s->cfg.probes_measure_only)
 		return;
+	if (s->nr_groups) {
+		probe_group_cpu_loads(s, p, this_cpu);
+		return;
+	}
 	if (p->probe.valid && p->probe.prev_load != UINT64_MAX && sr_st_cpu_ok(s, p->v.cpu))
 		take_cpu_avgs(s, p->v.cpu, p->probe.prev_load, p->probe.prev_util, UINT64_MAX);
 	if (sr_st_cpu_ok(s, this_cpu) && s->cpu[this_cpu].probe_load != UINT64_MAX) {

@@ -419,6 +419,36 @@ static void test_prev_load_pending_attach(void **state)
 }
 
 /*
+ * Under task groups the state's root load is its root tasks' plus the group
+ * entities': the placement reads the probe's cpu_load() of prev as it is,
+ * and the state's own averages of that CPU are left as they were.
+ */
+static void test_prev_load_under_groups(void **state)
+{
+	struct sr_cgroup_member m[] = { { .pid = 101, .id = 7 } };
+	struct sr_state_cfg c = { .has_select_probe = true, .wf_sync = WF_SYNC, .wf_fork = WF_FORK,
+				  .wf_ttwu = WF_TTWU, .cgroup_members = m, .nr_cgroup_members = 1 };
+	struct fx *f = fx_new_cfg(&c);
+	double own;
+
+	sw(f, 1000000, 0, 0, "swapper/0", 100, "waker");
+	sw(f, 1000000, 2, 0, "swapper/2", 101, "wakee");
+	sw(f, 400000000, 2, 101, "wakee", 0, "swapper/2");
+	own = f->s.cpu[2].load_avg;
+	waking(f, 401010000, 0, 101, "wakee", 2, 100, false);
+	ev(f, (struct sr_event){ .type = SR_EV_SELECT, .ts = 401011000, .cpu = 0, .pid = 101,
+				 .common_pid = 100, .wake_flags = WF_TTWU, .load_avg = UINT64_MAX,
+				 .util_avg = UINT64_MAX, .cpu_load = 700, .cpu_util = UINT64_MAX,
+				 .flips = UINT64_MAX, .flip_ts = UINT64_MAX, .jiffies = UINT64_MAX });
+	srqf_ret(f, 401012000, 0, 100, 2);
+	assert_int_equal(f->nr_placements, 1);
+	assert_true(f->s.nr_groups > 0);
+	assert_int_equal(f->s.rq[2].load_avg, 700);
+	assert_true(f->s.cpu[2].load_avg <= own);	/* decayed, not taken */
+	fx_free(f);
+}
+
+/*
  * try_to_wake_up() queues a task to the CPU its select returned: while a
  * stalled waker has yet to set_task_cpu() it elsewhere (srqf_ret before
  * its sched_migrate_task), nothing waits on prev, which stays idle for
@@ -461,6 +491,7 @@ int main(void)
 		cmocka_unit_test(test_llc_scan),
 		cmocka_unit_test(test_llc_idle_cores),
 		cmocka_unit_test(test_prev_load_pending_attach),
+		cmocka_unit_test(test_prev_load_under_groups),
 		cmocka_unit_test(test_select_elsewhere_leaves_prev),
 	};
 
