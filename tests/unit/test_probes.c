@@ -32,6 +32,15 @@ static void srqf(struct fx *f, uint64_t ts, int cpu, int waker, int pid, unsigne
 				 .jiffies = UINT64_MAX });
 }
 
+/* An srqf that read only prev's cpu_load(). */
+static void srqf_prev_load(struct fx *f, uint64_t ts, int cpu, int waker, int pid, uint64_t load)
+{
+	ev(f, (struct sr_event){ .type = SR_EV_SELECT, .ts = ts, .cpu = cpu, .pid = pid,
+				 .common_pid = waker, .wake_flags = WF_TTWU, .load_avg = UINT64_MAX,
+				 .util_avg = UINT64_MAX, .cpu_load = load, .cpu_util = UINT64_MAX,
+				 .flips = UINT64_MAX, .flip_ts = UINT64_MAX, .jiffies = UINT64_MAX });
+}
+
 /* An srqf that also read the wakee's wakee_flips, its decay stamp and jiffies. */
 static void srqf_flips(struct fx *f, uint64_t ts, int cpu, int waker, int pid, uint64_t flips,
 		       uint64_t flip_ts, uint64_t jiffies)
@@ -404,10 +413,7 @@ static void test_prev_load_pending_attach(void **state)
 	assert_true(moved > 500);
 	/* then 101, asleep on CPU 2, whose select read CPU 2's cpu_load() at 700 */
 	waking(f, 401010000, 0, 101, "wakee", 2, 100, false);
-	ev(f, (struct sr_event){ .type = SR_EV_SELECT, .ts = 401011000, .cpu = 0, .pid = 101,
-				 .common_pid = 100, .wake_flags = WF_TTWU, .load_avg = UINT64_MAX,
-				 .util_avg = UINT64_MAX, .cpu_load = 700, .cpu_util = UINT64_MAX,
-				 .flips = UINT64_MAX, .flip_ts = UINT64_MAX, .jiffies = UINT64_MAX });
+	srqf_prev_load(f, 401011000, 0, 100, 101, 700);
 	srqf_ret(f, 401012000, 0, 100, 2);
 	assert_int_equal(f->nr_placements, 2);
 	assert_int_equal(f->s.rq[2].load_avg, 700);
@@ -436,10 +442,7 @@ static void test_prev_load_under_groups(void **state)
 	sw(f, 400000000, 2, 101, "wakee", 0, "swapper/2");
 	own = f->s.cpu[2].load_avg;
 	waking(f, 401010000, 0, 101, "wakee", 2, 100, false);
-	ev(f, (struct sr_event){ .type = SR_EV_SELECT, .ts = 401011000, .cpu = 0, .pid = 101,
-				 .common_pid = 100, .wake_flags = WF_TTWU, .load_avg = UINT64_MAX,
-				 .util_avg = UINT64_MAX, .cpu_load = 700, .cpu_util = UINT64_MAX,
-				 .flips = UINT64_MAX, .flip_ts = UINT64_MAX, .jiffies = UINT64_MAX });
+	srqf_prev_load(f, 401011000, 0, 100, 101, 700);
 	srqf_ret(f, 401012000, 0, 100, 2);
 	assert_int_equal(f->nr_placements, 1);
 	assert_true(f->s.nr_groups > 0);
