@@ -40,4 +40,6 @@ npm ci --prefix tools --no-audit --no-fund --loglevel=error
 [ "${1:-}" = --deps-only ] && exit 0
 
 make
-./build/schedreplay analyze fixtures/perf-pipe.dat
+# a 16-CPU, 2-node, 4-LLC Debian 6.1 guest's hackbench, with its machine snapshot
+./build/schedreplay analyze fixtures/qemu/numa2llc2-2s2d2c2t/hb_pipe.dat \
+	--topology fixtures/qemu/numa2llc2-2s2d2c2t/machine --top 5
