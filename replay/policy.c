@@ -165,6 +165,30 @@ static int wide_what_if(const struct sr_policy *pol, const struct sr_wake_ctx *c
 }
 
 /*
+ * The replay of a what-if about another wakeup's timing, on the runqueues
+ * the caller edited in ctx->rq_scratch: if the answer moves, it depends on
+ * when that wakeup reached its CPU.  @memo: NULL where the edit is one the
+ * select_idle_sibling() memo's key does not see.
+ */
+static int concurrent_alt(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			  struct sr_decision *d, struct sr_sis_memo *memo)
+{
+	struct sr_wake_ctx c = *ctx;
+	struct sr_decision alt;
+	enum sr_tristate sync;
+	int ret;
+
+	c.rq = ctx->rq_scratch;
+	c.in_flight = NULL;
+	c.wl_doubt = NULL;
+	sync = ctx->sync != SR_UNKNOWN ? ctx->sync : d->sync_assumed ? SR_YES : SR_NO;
+	ret = decide_once(pol, &c, sync, &alt, true, memo);
+	if (!ret && alt.cpu != d->cpu)
+		d->depends |= SR_DEP_CONCURRENT;
+	return ret;
+}
+
+/*
  * Another wakeup was being enqueued on some CPUs at this moment: replay
  * with those runqueues holding it (its ttwu_do_activate() done) and, if the
  * answer moves, the kernel's could have too.
@@ -172,59 +196,38 @@ static int wide_what_if(const struct sr_policy *pol, const struct sr_wake_ctx *c
 static int flight_what_if(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 			  struct sr_decision *d)
 {
-	struct sr_wake_ctx c;
-	struct sr_decision alt;
-	enum sr_tristate sync;
-	int cpu, ret;
+	int cpu;
 
 	if (!ctx->in_flight || !ctx->rq_scratch || sr_mask_first(ctx->in_flight) < 0)
 		return 0;
-	c = *ctx;
 	memcpy(ctx->rq_scratch, ctx->rq, (size_t)ctx->topo->nr_cpus * sizeof(*ctx->rq));
 	sr_for_each_cpu(cpu, ctx->in_flight)
 		if (cpu < ctx->topo->nr_cpus) {
 			ctx->rq_scratch[cpu].nr_running++;
 			ctx->rq_scratch[cpu].cfs_nr_running++;
 		}
-	c.rq = ctx->rq_scratch;
-	c.in_flight = NULL;
-	sync = ctx->sync != SR_UNKNOWN ? ctx->sync : d->sync_assumed ? SR_YES : SR_NO;
-	ret = decide_once(pol, &c, sync, &alt, true, d->sis_memo);
-	if (!ret && alt.cpu != d->cpu)
-		d->depends |= SR_DEP_CONCURRENT;
-	return ret;
+	return concurrent_alt(pol, ctx, d, d->sis_memo);
 }
 
 /*
  * Wakelists the state took as filled before the kernel is shown to have
- * queued them: replay with them empty and, if the answer moves, it
- * depends on when that other wakeup was queued.
+ * queued them: replay with them empty (the memo's key does not hold
+ * ttwu_pending) and, if the answer moves, it depends on when that other
+ * wakeup was queued.
  */
 static int wakelist_what_if(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 			    struct sr_decision *d)
 {
-	struct sr_wake_ctx c;
-	struct sr_decision alt;
-	enum sr_tristate sync;
-	int cpu, ret;
+	int cpu;
 
 	if (!ctx->wl_doubt || !ctx->rq_scratch || (d->depends & SR_DEP_CONCURRENT) ||
 	    sr_mask_first(ctx->wl_doubt) < 0)
 		return 0;
-	c = *ctx;
 	memcpy(ctx->rq_scratch, ctx->rq, (size_t)ctx->topo->nr_cpus * sizeof(*ctx->rq));
 	sr_for_each_cpu(cpu, ctx->wl_doubt)
 		if (cpu < ctx->topo->nr_cpus)
 			ctx->rq_scratch[cpu].ttwu_pending = false;
-	c.rq = ctx->rq_scratch;
-	c.in_flight = NULL;
-	c.wl_doubt = NULL;
-	sync = ctx->sync != SR_UNKNOWN ? ctx->sync : d->sync_assumed ? SR_YES : SR_NO;
-	/* no memo: its answers are keyed by the runqueues, changed here */
-	ret = decide_once(pol, &c, sync, &alt, true, NULL);
-	if (!ret && alt.cpu != d->cpu)
-		d->depends |= SR_DEP_CONCURRENT;
-	return ret;
+	return concurrent_alt(pol, ctx, d, NULL);
 }
 
 /*

@@ -326,10 +326,10 @@ void sr_st_ttwu_returned(struct sr_state *s, const struct sr_event *ev)
 	}
 	p = sr_state_task(s, c->ttwu_pid);
 	c->ttwu_pid = -1;
-	if (p && p->pending && p->pend_cpu == ev->cpu) {
-		sr_st_ttwu_went_remote(s, p);
-		sr_st_select_returned(s, p, ev);
-	}
-	if (p && p->pending && p->pend_cpu == ev->cpu && !p->pend_migrations && !p->pend_deferred)
+	if (!p || !p->pending || p->pend_cpu != ev->cpu)
+		return;
+	sr_st_ttwu_went_remote(s, p);
+	sr_st_select_returned(s, p, ev);
+	if (!p->pend_migrations && !p->pend_deferred)
 		sr_st_follow_early(s, p, p->pend_prev);
 }
