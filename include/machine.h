@@ -92,6 +92,13 @@ int sr_topo_load(struct sr_topo *t, struct sr_machine *m, const char *arg,
 void sr_machine_init(struct sr_machine *m);
 /* 1 enabled, 0 disabled (NO_), -1 unknown. */
 int sr_machine_feature(const struct sr_machine *m, const char *name);
+/*
+ * sched_vcpu_pack=N among kernel_patch_params (the 6.18.44-fc guest kernel's
+ * placement patch, modelled by replay/vcpu_pack-6.18fc.c): N, else -1.
+ */
+int sr_machine_vcpu_pack(const struct sr_machine *m);
+/* kernel_patch_params names a parameter no model reproduces. */
+bool sr_machine_unmodelled_patches(const struct sr_machine *m);
 /* A cpuidle driver gives the idle CPUs states (exit latencies); unknown counts as none. */
 bool sr_machine_idle_states(const struct sr_machine *m);
 /* Kernel era of a release string ("6.1.0-18-amd64"); 5.11+ when it does not parse. */

@@ -46,6 +46,7 @@ struct sr_knobs {
 	int sis_min_loops;		/* SR_F_SIS_SMT_WEIGHT minimum scan */
 	int64_t sis_avg_scan_cost_ns;	/* sd->avg_scan_cost: unobservable, assumed */
 	bool autogroup;
+	int vcpu_pack;			/* 6.18.44-fc sched_vcpu_pack bit mask; 0: mainline */
 };
 
 /* What settled the decision, for divergence breakdowns. */
@@ -68,6 +69,7 @@ enum sr_decider {
 	SR_BY_SIS_SMT,
 	SR_BY_SLOW_PATH,		/* find_idlest_* */
 	SR_BY_NOT_FAIR,			/* an RT/DL/stop wakee: not the fair class's choice */
+	SR_BY_VCPU_PACK,		/* the 6.18.44-fc sched_vcpu_pack prologue (vcpu_pack-6.18fc.c) */
 	SR_BY_NR_DECIDERS
 };
 
@@ -139,6 +141,8 @@ struct sr_decision {
 	 */
 	int waker_recent_cpu;
 	bool waker_recent_maybe;
+	/* the answer came before record_wakee() (sched_vcpu_pack): the waker's flips stay */
+	bool no_record_wakee;
 	struct sr_sis_fx fx, alt_fx;	/* hints left under cpu's and alt_cpu's sync value */
 	/*
 	 * The inputs deciding an idle_stamp the trace leaves open that could

@@ -88,6 +88,12 @@ struct sr_rq {
 	 */
 	unsigned int maybe_delayed;
 	bool vcpu_preempted;		/* unknowable from a trace; false */
+	/*
+	 * The CPU was busy when the trace began and its PELT averages have not
+	 * had a warm-up (LOAD_AVG_MAX_N periods) since: they start from zero,
+	 * the kernel's from its whole past.
+	 */
+	bool pelt_cold;
 	bool uncertain;			/* state not re-established after lost events */
 };
 
@@ -143,6 +149,7 @@ struct sr_task_view {
 	unsigned long util_avg;
 	unsigned long runnable_avg;	/* se.avg.runnable_avg (5.7+): runnable fraction * 1024 */
 	unsigned long util_est;		/* _task_util_est() it adds to its CPU while queued, else 0 */
+	unsigned long util_est_ewma;	/* its util_est.ewma, queued or not (6.9+: _task_util_est()) */
 	bool pelt_warm;			/* observed long enough for PELT to converge */
 	int cpu;			/* task_cpu() */
 	bool on_cpu;			/* currently running */
@@ -453,6 +460,7 @@ struct sr_ref {
 	int16_t waker_recent_cpu;	/* the waker's recent_used_cpu it left (4.16 - 5.14),
 					 * -1 untouched */
 	bool waker_recent_maybe;	/* ... unless wake_wide() answered otherwise */
+	bool no_record_wakee;		/* answered before record_wakee() (sched_vcpu_pack) */
 };
 
 /* How each WF_SYNC value fared on a waker's earlier wakeups (decaying counts). */
@@ -876,6 +884,7 @@ struct sr_state {
 	struct sr_group **groups;	/* task groups seen (cgroups, autogroups) */
 	int nr_groups;
 	uint64_t groups_dropped;	/* memberships not followed: too many groups */
+	uint64_t pelt_cold_until;	/* the last CPU's pelt_known_ts; 0 once all are warm */
 	struct sr_wakeup_counts wc;
 	struct sr_probe_stats probes;
 	uint64_t now;

@@ -16,6 +16,13 @@ extern const struct sr_policy_ops sr_srqf_2638_ops;	/* 2.6.38-3.0: Turner effect
 /* replay/select_task_rq_fair-4.14.c: the 4.14 - 6.18 wakeup path (variants by knobs.kver). */
 extern const struct sr_policy_ops sr_srqf_414_ops;
 
+/*
+ * replay/vcpu_pack-6.18fc.c: the sched_vcpu_pack prologue of the 6.18.44-fc
+ * guest kernel (pol->knobs.vcpu_pack); the CPU it settles on, or -1.
+ */
+int sr_vcpu_pack(const struct sr_policy *pol, const struct sr_wake_ctx *ctx, bool sync,
+		 struct sr_decision *d);
+
 /* replay/naive.c: version-less baselines (fidelity reports compare against them). */
 extern const struct sr_policy_ops sr_naive_prev_ops;
 extern const struct sr_policy_ops sr_naive_waker_ops;

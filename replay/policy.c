@@ -49,6 +49,7 @@ static void decision_reset(struct sr_decision *d, bool quiet)
 	d->wide_alt_cpu = -1;
 	d->waker_recent_cpu = -1;
 	d->waker_recent_maybe = false;
+	d->no_record_wakee = false;
 	d->fx = (struct sr_sis_fx){ .target = -1, .recent_used_cpu = -1, .cpu_no_scan = -1,
 				  .cpu_full_scan = -1, .cpu_cores_no_scan = -1, .h_load_cpu = { -1, -1 } };
 	d->alt_fx = d->fx;
@@ -383,6 +384,7 @@ static const char *const decider_names[SR_BY_NR_DECIDERS] = {
 	[SR_BY_SIS_SMT] = "sis_idle_smt",
 	[SR_BY_SLOW_PATH] = "find_idlest",
 	[SR_BY_NOT_FAIR] = "not_fair_class",
+	[SR_BY_VCPU_PACK] = "vcpu_pack",
 };
 
 const char *sr_decider_name(enum sr_decider by)

@@ -178,6 +178,9 @@ static const struct sr_knob_desc knobs[] = {
 	     "assumed sd->avg_scan_cost, ns (SIS_PROP / SIS_AVG_CPU)"),
 	INTK("autogroup", autogroup, 0, 1, SR_KV3(2, 6, 38), 0,
 	     "kernel.sched_autogroup_enabled"),
+	INTK("vcpu_pack", vcpu_pack, 0, 15, SR_KV(6, 18), 0,
+	     "sched_vcpu_pack of the 6.18.44-fc guest kernel, not mainline: 8 fork/exec stay, "
+	     "1 idle waker keeps, 2 sync to this CPU, 4 pack onto busy CPUs with room"),
 };
 
 size_t sr_preset_count(void)

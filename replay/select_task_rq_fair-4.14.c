@@ -262,8 +262,13 @@ static int select_task_rq_fair_414(const struct sr_policy *pol, const struct sr_
 	enum sr_decider why = SR_BY_NONE;
 	int new_cpu = ctx->prev_cpu, sd, affine;
 
-	if (wakeup) {
+	if (wakeup)
 		sync = srqf_sync(pol, ctx, d);
+	new_cpu = sr_vcpu_pack(pol, ctx, sync, d);
+	if (new_cpu >= 0)
+		return new_cpu;
+	new_cpu = ctx->prev_cpu;
+	if (wakeup) {
 		want_affine = srqf_want_affine(pol, ctx, d, &why);
 	}
 	sd = srqf_walk(pol, ctx, sd_flag_of(ctx->kind), want_affine, &affine, d);

@@ -312,8 +312,11 @@ def summaries(rows):
             if k is not None and n >= 20 and n - c[f"{kind}_det_match"] > max(1, n // 100):
                 notes.append(f"determined {kind}s agree {pct(k)} of {n}")
         if notes and patched.get(r["kernel"]):
-            # named, not a model defect: the kernel runs scheduler code outside mainline
-            notes.append(f"kernel patched ({patched[r['kernel']]}): no model of it")
+            # named: the kernel runs scheduler code outside mainline, modelled only when the
+            # trace's machine snapshot names it (sched_vcpu_pack: the preset says so)
+            notes.append(f"kernel patched ({patched[r['kernel']]}): " +
+                         (f"modelled by {r['preset']}" if ":vcpu_pack=" in (r.get("preset") or "")
+                          else "no model of it here (no machine snapshot names it)"))
         if notes:
             bad += 1
             print(f"  {r['trace'][-52:]:52} " + "; ".join(notes))

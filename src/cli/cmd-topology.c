@@ -124,8 +124,9 @@ static void print_machine(FILE *f, const struct sr_topo *t, const struct sr_mach
 	fprintf(f, "autogroup: %s\n", m->autogroup < 0 ? "unknown" :
 		m->autogroup ? "enabled" : "disabled");
 	if (m->kernel_patch_params[0])
-		fprintf(f, "scheduler boot parameters outside mainline: %s (kernel patched: "
-			"placements not modelled)\n", m->kernel_patch_params);
+		fprintf(f, "scheduler boot parameters outside mainline: %s (kernel patched: %s)\n",
+			m->kernel_patch_params, sr_machine_unmodelled_patches(m) ?
+			"placements not modelled" : "sched_vcpu_pack modelled");
 	if (sr_machine_idle_states(m))
 		fprintf(f, "cpuidle driver: %s (the slow path's choice between idle CPUs "
 			"depends on their idle states)\n", m->cpuidle_driver);

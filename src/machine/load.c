@@ -34,6 +34,49 @@ bool sr_machine_idle_states(const struct sr_machine *m)
 	return m->cpuidle_driver[0] && strcmp(m->cpuidle_driver, "none");
 }
 
+#define VCPU_PACK_PARAM	"sched_vcpu_pack="
+
+/* @w (one word of kernel_patch_params, @len long) as a sched_vcpu_pack mask, else -1. */
+static int vcpu_pack_of(const char *w, size_t len)
+{
+	size_t n = strlen(VCPU_PACK_PARAM);
+	int v = 0;
+
+	if (len <= n || len > n + 2 || strncmp(w, VCPU_PACK_PARAM, n))
+		return -1;
+	for (size_t i = n; i < len; i++) {
+		if (w[i] < '0' || w[i] > '9')
+			return -1;
+		v = v * 10 + (w[i] - '0');
+	}
+	return v <= 15 ? v : -1;
+}
+
+int sr_machine_vcpu_pack(const struct sr_machine *m)
+{
+	const char *w = m->kernel_patch_params;
+	int v = -1;
+
+	for (size_t len; *w; w += len + (w[len] == ' ')) {
+		len = strcspn(w, " ");
+		if (vcpu_pack_of(w, len) >= 0)
+			v = vcpu_pack_of(w, len);
+	}
+	return v;
+}
+
+bool sr_machine_unmodelled_patches(const struct sr_machine *m)
+{
+	const char *w = m->kernel_patch_params;
+
+	for (size_t len; *w; w += len + (w[len] == ' ')) {
+		len = strcspn(w, " ");
+		if (len && vcpu_pack_of(w, len) < 0)
+			return true;
+	}
+	return false;
+}
+
 int sr_machine_feature(const struct sr_machine *m, const char *name)
 {
 	for (int i = 0; i < m->nr_features; i++)

@@ -76,6 +76,7 @@ static void fill_ref(const struct sr_run *r, const struct sr_wake_ctx *ctx,
 	/* flips that allowed either wake_wide() answer: the kernel's choice tells (hints.c) */
 	ref->wide_alt_cpu = (int16_t)d->wide_alt_cpu;
 	ref->primary_wide = d->wide;
+	ref->no_record_wakee = d->no_record_wakee;
 	ref->wide_factor = (uint16_t)sr_llc_size(&r->topo, ctx->this_cpu);
 	ref->h_load_cpu[0] = (int16_t)d->fx.h_load_cpu[0];
 	ref->h_load_cpu[1] = (int16_t)d->fx.h_load_cpu[1];
@@ -281,6 +282,19 @@ static void warn_trace(struct sr_run *r)
 			    "nanoseconds (trace-cmd's default clock, local, counts them)");
 }
 
+/*
+ * The snapshot's command line names scheduler patches the reference does
+ * not reproduce: unknown ones, or a sched_vcpu_pack the recorded kernel's
+ * model could not take (a kernel other than 6.18+).
+ */
+static bool patches_unmodelled(const struct sr_run *r)
+{
+	int pack = sr_machine_vcpu_pack(&r->machine);
+
+	return sr_machine_unmodelled_patches(&r->machine) ||
+	       (pack >= 0 && r->ref.knobs.vcpu_pack != pack);
+}
+
 int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_trace_info *info,
 		struct sr_err *err)
 {
@@ -310,7 +324,7 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		sr_run_warn(r, "--assume-root-cgroup: every task taken to be in the root task group "
 			    "(no cgroup cpu controller, autogroup off); decisions no longer depend on "
 			    "cgroup shares");
-	if (r->machine.kernel_patch_params[0])
+	if (patches_unmodelled(r))
 		sr_run_warn(r, "the recorded kernel's command line sets %s, which no mainline kernel "
 			    "has: its scheduler carries patches the models do not reproduce, so no "
 			    "decision is determined (depends_on: kernel_patches)",
@@ -346,7 +360,7 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 		.migrate_pelt_lag = r->ref.knobs.kver >= SR_KV(6, 0),
 		/* 6.7 50181c0cff31 "sched/pelt: Avoid underestimation of task utilization" */
 		.util_est_runnable = r->ref.knobs.kver >= SR_KV(6, 7),
-		.kernel_patched = r->machine.kernel_patch_params[0] != '\0',
+		.kernel_patched = patches_unmodelled(r),
 		.idle_states = sr_machine_idle_states(&r->machine),
 		.ttwu_on_cpu = r->ref.knobs.kver >= SR_KV(5, 8),
 		/* 6.0 28156108fecb, f3dd3f674555 (Tianchen Ding's ttwu_queue_cond() pair) */

@@ -144,6 +144,28 @@ static int apply_machine(struct sr_run *r, struct sr_policy *pol)
 }
 
 /*
+ * The 6.18.44-fc guest kernel's sched_vcpu_pack boot parameter sets the
+ * knob of the same name (replay/vcpu_pack-6.18fc.c) for the recorded kernel.
+ */
+static void apply_vcpu_pack(struct sr_run *r, struct sr_policy *pol)
+{
+	int v = sr_machine_vcpu_pack(&r->machine);
+	const struct sr_knob_desc *k = sr_knob_find("vcpu_pack");
+	size_t len = strlen(r->policy_note);
+
+	if (v < 0 || !k || !sr_knob_applies(k, pol->knobs.kver) || sr_knob_set(&pol->knobs, k, v))
+		return;
+	/* a model mainline does not have: its label says so (and is a spec that gives it) */
+	len = strlen(pol->name);
+	snprintf(pol->name + len, sizeof(pol->name) - len, "%svcpu_pack=%d",
+		 strchr(pol->name, ':') ? "," : ":", v);
+	len = strlen(r->policy_note);
+	snprintf(r->policy_note + len, sizeof(r->policy_note) - len,
+		 "; vcpu_pack=%d from the boot command line (sched_vcpu_pack, a patch of the "
+		 "6.18.44-fc guest kernel)", v);
+}
+
+/*
  * The reference: the model of the recorded kernel, with kver from the
  * trace's own release (a 6.3 trace runs the 6.1 family with 6.3's era
  * gates) and the machine snapshot's sched_features.  The state follows the
@@ -176,6 +198,7 @@ static int setup_reference(struct sr_run *r, bool quiet, struct sr_err *err)
 		sr_run_warn(r, "no preset is named after kernel %s: the recorded kernel is modelled "
 			    "by %s (kernels %s) with %s's era gates", rel, name,
 			    r->ref.kernel_range ? r->ref.kernel_range : "?", r->ref.name);
+	apply_vcpu_pack(r, &r->ref);
 	if (r->machine.nr_features > 0 || r->machine.migration_cost_ns >= 0) {
 		int changed = apply_machine(r, &r->ref);
 		size_t len = strlen(r->policy_note);

@@ -89,6 +89,17 @@ static const struct sr_cpumask *placement_mask(const struct sr_state *s, const s
  * the child, and there is no sync.  Execs (sched_exec()): both are the
  * task's own CPU, where it runs.
  */
+/* CPUs busy when the trace began read as cold until their warm-up is over (sr_rq.pelt_cold). */
+static void warm_up(struct sr_state *s)
+{
+	if (!s->pelt_cold_until)
+		return;
+	for (int c = 0; c < s->cfg.nr_cpus; c++)
+		s->rq[c].pelt_cold = s->now < s->cpu[c].pelt_known_ts;
+	if (s->now >= s->pelt_cold_until)
+		s->pelt_cold_until = 0;
+}
+
 int sr_st_run_placement_by(struct sr_state *s, struct sr_task *p, struct sr_task *waker,
 			   const struct sr_event *ev, enum sr_wake_kind kind, int prev,
 			   struct sr_brief **decp, unsigned int unknown)
@@ -116,6 +127,7 @@ int sr_st_run_placement_by(struct sr_state *s, struct sr_task *p, struct sr_task
 			return -ENOMEM;
 	}
 	p->pend_placed_ts = s->now;
+	warm_up(s);
 	refresh(s, kind, ev->cpu, prev, p->probe.valid ? p->probe.ts : UINT64_MAX);
 	if (kind == SR_WAKE_TTWU)
 		sr_st_probe_cpu_loads(s, p, ev->cpu);

@@ -111,6 +111,7 @@ static void util_est_update(const struct sr_state *s, struct sr_task *t)
 	t->ue_last = util;
 	if (t->ue_ewma <= util) {
 		t->ue_ewma = util;
+		t->v.util_est_ewma = util;
 		return;
 	}
 	if (t->ue_ewma - util < SR_UTIL_EST_MARGIN)
@@ -119,6 +120,7 @@ static void util_est_update(const struct sr_state *s, struct sr_task *t)
 	if (s->cfg.util_est_runnable && util + SR_UTIL_EST_MARGIN < t->v.runnable_avg)
 		return;
 	t->ue_ewma -= (t->ue_ewma - util) / 4;
+	t->v.util_est_ewma = t->ue_ewma;
 }
 
 static void util_est_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)

@@ -353,6 +353,9 @@ int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg)
 		sr_st_rq_doubt(s, c, curr < 0, false);	/* else until its first sched_switch */
 		/* idle at the start: its averages near 0; busy: unknown for a warm-up */
 		s->cpu[c].pelt_known_ts = curr == 0 ? cfg->start : cfg->start + SR_PELT_WARM_NS;
+		s->rq[c].pelt_cold = curr != 0;
+		if (curr != 0)
+			s->pelt_cold_until = s->cpu[c].pelt_known_ts;
 		if (curr < 0)
 			continue;
 		/* Known from its first record on: the task itself stays unknown until it switches. */

@@ -131,6 +131,36 @@ static int place_deferred(struct sr_state *s, struct sr_task *p, struct sr_task 
 	return ret;
 }
 
+/* What record_wakee() changes on the waker and (heavy coupling) the wakee. */
+struct flips_saved {
+	unsigned int flips, min, max, heavy, wakee_heavy;
+	uint64_t decay_ts;
+	int last_wakee;
+};
+
+static void flips_save(const struct sr_task *w, const struct sr_task *p, struct flips_saved *f)
+{
+	*f = (struct flips_saved){ w->v.wakee_flips, w->v.wakee_flips_min, w->v.wakee_flips_max,
+				   w->v.wakee_flips_heavy, p->v.wakee_flips_heavy,
+				   w->v.wakee_flip_decay_ts, w->v.last_wakee };
+}
+
+/*
+ * The 6.18.44-fc sched_vcpu_pack prologue answers before record_wakee():
+ * the kernel left the waker's flips as they were (a halving it did not
+ * make stays undone in the family's books: the next record_wakee() makes it).
+ */
+static void flips_restore(struct sr_task *w, struct sr_task *p, const struct flips_saved *f)
+{
+	w->v.wakee_flips = f->flips;
+	w->v.wakee_flips_min = f->min;
+	w->v.wakee_flips_max = f->max;
+	w->v.wakee_flips_heavy = f->heavy;
+	p->v.wakee_flips_heavy = f->wakee_heavy;
+	w->v.wakee_flip_decay_ts = f->decay_ts;
+	w->v.last_wakee = f->last_wakee;
+}
+
 /*
  * select_task_rq_fair() runs for @p's pending wakeup: record_wakee() for
  * its waker, then the replay — at once, or at the kernel's own call that
@@ -139,14 +169,22 @@ static int place_deferred(struct sr_state *s, struct sr_task *p, struct sr_task 
 static int select_begins(struct sr_state *s, struct sr_task *p)
 {
 	struct sr_task *waker = sr_st_waker(s, p->pend_waker, p->pend_cpu);
+	bool tracked = waker && waker != p && reaches_fair_class(p) && !s->cfg.has_select_probe;
+	struct flips_saved saved;
+	int ret;
 
-	if (waker && waker != p && reaches_fair_class(p) && !s->cfg.has_select_probe)
+	if (tracked) {
+		flips_save(waker, p, &saved);
 		sr_st_track_wakee(s, waker, p, p->pend_cpu);
+	}
 	p->pend_deferred = true;
 	p->probe.valid = false;
-	if (!s->cfg.has_select_probe || s->cfg.probes_measure_only)
-		return place_deferred(s, p, waker);
-	return 0;
+	if (s->cfg.has_select_probe && !s->cfg.probes_measure_only)
+		return 0;
+	ret = place_deferred(s, p, waker);
+	if (tracked && p->pend_ref.valid && p->pend_ref.no_record_wakee)
+		flips_restore(waker, p, &saved);
+	return ret;
 }
 
 int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev)
