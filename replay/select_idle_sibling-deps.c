@@ -92,18 +92,69 @@ static bool both_hints_mattered(const struct sr_sis *s, int cpu, const struct sr
 	return true;
 }
 
+/* Some CPU of @m idle by every era's test (idle_cpu(), available_idle_cpu(), sched_idle_cpu()). */
+static bool any_idle(const struct sr_sis *s, const struct sr_cpumask *m)
+{
+	int c;
+
+	sr_for_each_cpu(c, m)
+		if (c < s->t->nr_cpus && (sr_sis_available_idle(s, c) || sr_sis_sched_idle(s, c)))
+			return true;
+	return false;
+}
+
+/* With SMT: a sibling of a CPU of @m (select_idle_core()'s idle_cpu may be one). */
+static bool sibling_idle(const struct sr_sis *s, const struct sr_cpumask *m)
+{
+	int c;
+
+	sr_for_each_cpu(c, m)
+		if (c < s->t->nr_cpus && any_idle(s, &s->t->cpu[c].smt))
+			return true;
+	return false;
+}
+
+/*
+ * Whether a what-if could answer other than @cpu: each copies the prefix's
+ * answer, and past it every era's body answers target or an idle (or
+ * sched-idle) CPU of sd_llc(target), of a sibling of one (select_idle_core()),
+ * or of prev's or target's siblings (select_idle_smt()).  With none such,
+ * every what-if answers target as this run did: running them (most
+ * placements on a busy machine) would change nothing.
+ */
+static bool what_if_may_move(const struct sr_sis *s, int cpu)
+{
+	const struct sr_domain *sd;
+
+	if (s->prefix == SR_SIS_UNSET)
+		return true;	/* never: each era's body runs the prefix first */
+	if (s->prefix != SR_SIS_NONE)
+		return false;
+	if (cpu != s->target)
+		return true;
+	sd = sr_highest_flag_domain(s->t, s->target, SD_SHARE_PKG_RESOURCES);
+	if (!sd)
+		return false;
+	if (any_idle(s, &sd->span))
+		return true;
+	return sr_sis_smt_active(s->t) &&
+	       (sibling_idle(s, &sd->span) || any_idle(s, &s->t->cpu[s->prev].smt) ||
+		any_idle(s, &s->t->cpu[s->target].smt));
+}
+
 unsigned int sr_sis_depends(const struct sr_sis *s, int cpu, struct sr_sis_fx *fx)
 {
 	const struct sr_wake_ctx *ctx = s->ctx;
 	const struct sr_llc_view *llc = ctx->llc ? &ctx->llc[s->target] : NULL;
+	bool may_move = what_if_may_move(s, cpu);
 	unsigned int deps = 0;
 
-	if ((!llc || llc->idle_cores_unknown) && sr_sis_smt_active(s->t) &&
+	if (may_move && (!llc || llc->idle_cores_unknown) && sr_sis_smt_active(s->t) &&
 	    sis_what_if(s, true, -1) != cpu)
 		deps |= SR_DEP_IDLE_HINT;
-	if (both_hints_mattered(s, cpu, llc, fx))
+	if (may_move && both_hints_mattered(s, cpu, llc, fx))
 		deps |= SR_DEP_IDLE_HINT;
-	if (s->kver >= SR_KV(6, 0) && (s->feat & SR_F_SIS_UTIL) &&
+	if (may_move && s->kver >= SR_KV(6, 0) && (s->feat & SR_F_SIS_UTIL) &&
 	    scan_mattered(s, cpu, llc, fx))
 		deps |= SR_DEP_IDLE_HINT;
 	if (s->recent_unknown)

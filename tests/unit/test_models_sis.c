@@ -691,6 +691,26 @@ static void test_sis_util_budget_bounds(void **state)
 	fx_free(f);
 }
 
+/*
+ * A busy LLC: every budget answers target, so the estimated one of 0 does
+ * not matter and its what-ifs are not run; one idle CPU makes it matter.
+ */
+static void test_sis_util_busy_llc(void **state)
+{
+	struct fx *f = fx_new("cpus=8", SR_KV(6, 12), F_UTIL, 2);
+
+	f->llc[2].nr_idle_scan = 0;
+	f->llc[2].nr_idle_scan_estimated = true;
+	assert_int_equal(sis(f, 2, 2), 2);
+	assert_false(f->d.depends & SR_DEP_IDLE_HINT);
+	assert_int_equal(f->d.fx.cpu_full_scan, -1);
+	set_idle(f, 6, 1);
+	assert_int_equal(sis(f, 2, 2), 2);
+	assert_true(f->d.depends & SR_DEP_IDLE_HINT);
+	assert_int_equal(f->d.fx.cpu_full_scan, 6);
+	fx_free(f);
+}
+
 /* nr_idle_scan == 0 ends select_idle_cpu() even when has_idle_cores says look for a core. */
 static void test_sis_util_stops_core_scan(void **state)
 {
@@ -1371,6 +1391,7 @@ int main(void)
 		cmocka_unit_test(test_sis_smt_weight_variant),
 		cmocka_unit_test(test_w17_nr_idle_scan),
 		cmocka_unit_test(test_sis_util_budget_bounds),
+		cmocka_unit_test(test_sis_util_busy_llc),
 		cmocka_unit_test(test_w17_sis_util_scan),
 		cmocka_unit_test(test_sis_util_stops_core_scan),
 		cmocka_unit_test(test_unknown_idle_hint),
