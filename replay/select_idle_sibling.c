@@ -464,14 +464,15 @@ int sr_select_idle_sibling(const struct sr_policy *pol, const struct sr_wake_ctx
 	unsigned int deps;
 	int cpu;
 
+	/* a memo's answer passed the checks below when it was stored, on this context */
+	if (d && d->trail.off && ctx && memo_take(d, ctx, prev, target, &cpu))
+		return cpu;
 	if (!pol || !ctx || !d || !ctx->topo || !ctx->rq || !ctx->p || ctx->topo->nr_cpus < 1)
 		return -EINVAL;
 	if (!cpu_ok(ctx, prev) || !cpu_ok(ctx, target) || !cpu_ok(ctx, ctx->this_cpu))
 		return -EINVAL;
 	if (pol->knobs.kver < SR_KV(4, 9))
 		return -EOPNOTSUPP;
-	if (d->trail.off && memo_take(d, ctx, prev, target, &cpu))
-		return cpu;
 	sr_sis_init(&s, pol, ctx, prev, target, d->trail.off ? NULL : &d->trail);
 	cpu = sr_sis_run(&s);
 	d->decided_by = s.by;
