@@ -69,6 +69,7 @@ struct sr_run {
 	int nr_hooked[SR_RUN_NR_HOOKS];
 	int nr_silent;			/* CPUs without any event */
 	uint64_t nr_events;		/* read so far */
+	bool filtered;			/* --time, --pid, --comm or --cpu given: seen() asks */
 	bool can_stop;			/* explain: some analysis may end the pass (ops->done) */
 	bool stopped;			/* ... and did, before the trace's end */
 	char *warnings[SR_MAX_WARNINGS];	/* whole sentences, never cut */

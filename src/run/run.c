@@ -87,13 +87,18 @@ static void fill_ref(const struct sr_run *r, const struct sr_wake_ctx *ctx,
 /* --time, --pid, --comm, --cpu: whether the analyses see this placement. */
 static bool seen(const struct sr_run *r, uint64_t ts, int pid, int cpu)
 {
-	const struct sr_filter *f = &r->opts.an.filter;
 	const struct sr_task *t;
 
-	if (!f->pid && !f->comm[0] && !f->has_cpus && !f->has_start && !f->has_end)
+	if (!r->filtered)
 		return true;
 	t = sr_state_task(&r->state, pid);
-	return sr_filter_pass(f, ts, pid, t ? t->comm : NULL, cpu);
+	return sr_filter_pass(&r->opts.an.filter, ts, pid, t ? t->comm : NULL, cpu);
+}
+
+/* Set once: seen() runs at every placement, wakeup and run of a task. */
+static bool any_filter(const struct sr_filter *f)
+{
+	return f->pid || f->comm[0] || f->has_cpus || f->has_start || f->has_end;
 }
 
 static int hook_placement(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec,
@@ -303,6 +308,7 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 	int ret;
 
 	r->opts = *o;
+	r->filtered = any_filter(&o->an.filter);
 	r->info = info;
 	ret = sr_run_setup_topology(r, err);
 	if (ret)
