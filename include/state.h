@@ -540,6 +540,7 @@ struct sr_task {
 	uint64_t last_in;
 	uint64_t runtime;		/* ns observed running */
 	bool forked;			/* its fork is in the trace */
+	uint64_t fork_idle_ts;		/* its wake_up_new_task() found the target idle (0: no) */
 	/*
 	 * PELT approximation: runnable / running fractions in [0, 1]; run_frac
 	 * is runnable too, but starts at the new task's util where load_frac

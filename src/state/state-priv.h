@@ -173,6 +173,7 @@ int sr_st_exec_select_ret(struct sr_state *s, struct sr_task *p, const struct sr
 void sr_st_exec_migrated(struct sr_state *s, struct sr_task *p, const struct sr_event *ev);
 int sr_st_on_exec(struct sr_state *s, const struct sr_event *ev);
 int sr_st_exec_first_run(struct sr_state *s, const struct sr_event *ev);
+void sr_st_fork_clock_skip(struct sr_state *s, const struct sr_event *ev);
 void sr_st_exec_window(struct sr_task *p, uint64_t ts);
 void sr_st_exec_slice(struct sr_task *p, int cpu);
 

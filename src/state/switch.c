@@ -203,5 +203,6 @@ int sr_st_switch_done(struct sr_state *s, const struct sr_event *ev, struct sr_t
 	int ret = prev && ev->prev_state == SR_PS_SLEEPING && ev->next_pid != 0 ?
 		  sr_st_ttwu_descheduled(s, prev, ev->cpu, false) : 0;
 
+	sr_st_fork_clock_skip(s, ev);
 	return ret ? ret : sr_st_exec_first_run(s, ev);
 }

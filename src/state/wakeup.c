@@ -539,6 +539,8 @@ int sr_st_on_wakeup_new(struct sr_state *s, const struct sr_event *ev)
 		return 0;
 	sr_st_set_comm(s, p, ev->comm);
 	sr_st_task_set_prio(s, p, ev->prio);
+	p->fork_idle_ts = sr_st_cpu_ok(s, ev->target_cpu) && !s->rq[ev->target_cpu].curr_pid &&
+			  !s->rq[ev->target_cpu].nr_running ? ev->ts : 0;
 	/* init_entity_runnable_average(): a new task starts at full load. */
 	if (p->forked) {
 		p->load_frac = 1.0;
@@ -550,6 +552,43 @@ int sr_st_on_wakeup_new(struct sr_state *s, const struct sr_event *ev)
 	sr_st_probe_check(s, p, ev->target_cpu);
 	sr_st_task_move(s, p, SR_T_QUEUED, sr_st_cpu_ok(s, ev->target_cpu) ? ev->target_cpu : -1);
 	return ret;
+}
+
+/*
+ * A forked child's first switch-in on the CPU that was idle when
+ * wake_up_new_task() enqueued it there.  That enqueue's wakeup_preempt()
+ * (check_preempt_curr() before 6.7) resched the idle task, which is queued
+ * (init_idle(): on_rq = TASK_ON_RQ_QUEUED), so it asked rq_clock_skip_update();
+ * the idle CPU's __schedule() promotes that to RQCF_ACT_SKIP and its
+ * update_rq_clock() keeps the clock of the enqueue (kernel/sched/core.c,
+ * 6.1 and 6.12; 9edfbfed3f54 "sched/core: Rework rq->clock update skips",
+ * 4.1).  set_next_entity() thus updates nothing, and the next update counts
+ * the whole wait since the enqueue as running: util_avg grows with
+ * runnable_avg.  On a slow guest an idle vCPU takes milliseconds to come
+ * to the IPI: probe traces (rqs) read the child's CPU after its first
+ * sleep with util_avg == runnable_avg, where counting the wait as waiting
+ * left util 10-20 % low, and the forks after it chose by util.
+ */
+void sr_st_fork_clock_skip(struct sr_state *s, const struct sr_event *ev)
+{
+	struct sr_task *p = s->cpu[ev->cpu].curr;
+	uint64_t t0;
+	double gain;
+
+	if (!p || !p->fork_idle_ts)
+		return;
+	t0 = p->fork_idle_ts;
+	p->fork_idle_ts = 0;		/* its first switch-in only */
+	if (ev->pid != 0 || p->v.cpu != ev->cpu || p->state != SR_T_RUNNING ||
+	    p->v.policy == SR_SCHED_RT || s->rq[ev->cpu].nr_running != 1 || ev->ts <= t0)
+		return;
+	sr_st_task_pelt(s, p, s->now);
+	gain = 1.0 - sr_pelt_decay(ev->ts - t0);
+	p->util_frac = p->util_frac + gain < 1.0 ? p->util_frac + gain : 1.0;
+	sr_st_task_avgs(p);
+	sr_st_cpu_advance(s, ev->cpu, s->now);
+	s->cpu[ev->cpu].util_avg += gain * SR_CAPACITY_SCALE;
+	sr_st_cpu_kupdate(s, ev->cpu);
 }
 
 int sr_st_on_migrate(struct sr_state *s, const struct sr_event *ev)
