@@ -149,6 +149,15 @@ static int find_idlest_cpu(struct fic *f, int level, int prev)
 	return new_cpu;
 }
 
+/* A CPU busy when the trace began, its sums not warmed up yet (sr_rq.pelt_cold). */
+static bool any_cold(const struct sr_wake_ctx *ctx)
+{
+	for (int c = 0; c < ctx->topo->nr_cpus; c++)
+		if (ctx->rq[c].pelt_cold)
+			return true;
+	return false;
+}
+
 int sr_find_idlest_cpu(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		       int sd_level, int prev, struct sr_decision *d)
 {
@@ -177,6 +186,8 @@ int sr_find_idlest_cpu(const struct sr_policy *pol, const struct sr_wake_ctx *ct
 	d->decided_by = SR_BY_SLOW_PATH;
 	if (f.used_pelt)
 		d->depends |= ctx->unknown & SR_DEP_PELT_WARMUP;
+	if (f.used_pelt && any_cold(ctx))
+		d->depends |= SR_DEP_PELT_WARMUP;
 	if (f.close_call)
 		d->depends |= SR_DEP_LOAD_ESTIMATE;
 	if (f.delayed_dep)

@@ -258,6 +258,8 @@ int sr_wake_affine_idle_416(const struct sr_policy *pol, const struct sr_wake_ct
 static void dep_weight(const struct sr_wake_ctx *ctx, struct sr_decision *d)
 {
 	d->depends |= ctx->unknown & (SR_DEP_CGROUP | SR_DEP_PELT_WARMUP);
+	if (ctx->rq[ctx->this_cpu].pelt_cold || ctx->rq[ctx->prev_cpu].pelt_cold)
+		d->depends |= SR_DEP_PELT_WARMUP;
 	if (ctx->p->tg || (ctx->curr && ctx->curr->tg) ||
 	    ctx->rq[ctx->this_cpu].group_load_avg || ctx->rq[ctx->prev_cpu].group_load_avg)
 		d->depends |= SR_DEP_CGROUP;
