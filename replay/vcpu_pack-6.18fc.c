@@ -158,7 +158,7 @@ static int pack_wakeup(const struct sr_wake_ctx *ctx, unsigned int mask, bool sy
 	if (mask & PACK_SYNC) {
 		d->sync_used = true;
 		s = sr_trail_add(&d->trail, "select_task_rq_fair", "sync && vcpu_pack_room(p, cpu)",
-				 sync ? "room?" : "no sync", ctx->this_cpu);
+				 sync ? "this CPU if it has room" : "no sync", ctx->this_cpu);
 		sr_step_val(s, "sync", sync);
 		if (sync && vcpu_pack_room(ctx, ctx->this_cpu, d))
 			return packed(d, ctx->this_cpu);
