@@ -415,6 +415,35 @@ static int snap_cmdline(struct snap *s)
 }
 
 /*
+ * proc/sys/kernel/sched_vcpu_pack, the value the kernel ran with when the
+ * snapshot was taken, replaces the boot parameter's (kernel_patch_params
+ * then names it as "sched_vcpu_pack=N").  Absent: mainline, or an older
+ * snapshot.
+ */
+static int snap_vcpu_pack(struct snap *s)
+{
+	struct sr_machine *m = s->m;
+	char *text, kept[sizeof(m->kernel_patch_params)] = "", *save = NULL, *w;
+	long long v = 0;
+	int ret = sr_root_read(&s->root, "proc/sys/kernel/sched_vcpu_pack", &text);
+
+	if (ret)
+		return sr_ld_absent(ret) ? 0 : ret;
+	ret = parse_ll(text, 0, 15, &v);
+	if (ret)
+		ret = sr_ld_garbage(s, "proc/sys/kernel/sched_vcpu_pack", text, "a mask 0-15");
+	free(text);
+	if (ret)
+		return ret;
+	for (w = strtok_r(m->kernel_patch_params, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		if (strncmp(w, "sched_vcpu_pack=", 16))
+			snprintf(kept + strlen(kept), sizeof(kept) - strlen(kept), "%s ", w);
+	snprintf(m->kernel_patch_params, sizeof(m->kernel_patch_params), "%ssched_vcpu_pack=%lld",
+		 kept, v);
+	return 0;
+}
+
+/*
  * cpuidle's driver: with one, find_idlest_group_cpu() prefers the idle CPU
  * in the shallowest state before the most recently idled one.  Absent (an
  * older snapshot, no CONFIG_CPU_IDLE): unknown, taken as none.
@@ -474,6 +503,8 @@ static int snap_knobs(struct snap *s)
 	s->m->autogroup = (int)v;
 	if (!ret)
 		ret = snap_cmdline(s);
+	if (!ret)
+		ret = snap_vcpu_pack(s);
 	return ret ? ret : snap_cpuidle(s);
 }
 

@@ -58,6 +58,8 @@ static const struct {
 	{ "proc/version", "absent", NULL },
 	{ "proc/schedstat", "absent (kernel without CONFIG_SCHEDSTATS?)", NULL },
 	{ "proc/cmdline", "absent", NULL },
+	/* a patched kernel's placement sysctl (docs/models.md); no note where absent */
+	{ "proc/sys/kernel/sched_vcpu_pack", NULL, NULL },
 	/* each task's Cpus_allowed_list (src/machine/affinity.c) */
 	{ "proc/[0-9]*/status", "absent", NULL },
 	{ "proc/[0-9]*/task/[0-9]*/status", "absent (no thread besides the leaders)",
@@ -226,7 +228,7 @@ static int capture_pattern(struct snap_out *s, const char *pattern, const char *
 	globfree(&g);
 	if (rc == GLOB_NOSPACE)
 		return -ENOMEM;
-	if (!ret && !found)
+	if (!ret && !found && absent)
 		ret = note_missing(s, pattern, absent);
 	return ret;
 }

@@ -144,8 +144,8 @@ static int apply_machine(struct sr_run *r, struct sr_policy *pol)
 }
 
 /*
- * The 6.18.44-fc guest kernel's sched_vcpu_pack boot parameter sets the
- * knob of the same name (replay/vcpu_pack-6.18fc.c) for the recorded kernel.
+ * The 6.18.44-fc guest kernel's sched_vcpu_pack (its sysctl in the snapshot,
+ * else the boot parameter) sets the knob of the same name (replay/vcpu_pack-6.18fc.c) for the recorded kernel.
  */
 static void apply_vcpu_pack(struct sr_run *r, struct sr_policy *pol)
 {
@@ -161,8 +161,8 @@ static void apply_vcpu_pack(struct sr_run *r, struct sr_policy *pol)
 		 strchr(pol->name, ':') ? "," : ":", v);
 	len = strlen(r->policy_note);
 	snprintf(r->policy_note + len, sizeof(r->policy_note) - len,
-		 "; vcpu_pack=%d from the boot command line (sched_vcpu_pack, a patch of the "
-		 "6.18.44-fc guest kernel)", v);
+		 "; vcpu_pack=%d from the machine snapshot (sched_vcpu_pack, a placement patch "
+		 "of the 6.18.44-fc guest kernel)", v);
 }
 
 /*

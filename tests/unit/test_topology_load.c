@@ -303,6 +303,16 @@ static void test_kernel_patch_params(void **state)
 	l = load(dir, SR_ERA_AUTO, 0);
 	assert_string_equal(l->m.kernel_patch_params, "");
 	unload(l);
+	/* the sysctl at snapshot time replaces the boot parameter, or names it alone */
+	put(dir, "proc/sys/kernel/sched_vcpu_pack", "6\n");
+	l = load(dir, SR_ERA_AUTO, 0);
+	assert_string_equal(l->m.kernel_patch_params, "sched_vcpu_pack=6");
+	unload(l);
+	put(dir, "proc/cmdline", "sched_vcpu_pack=15 sched_other\n");
+	l = load(dir, SR_ERA_AUTO, 0);
+	assert_string_equal(l->m.kernel_patch_params, "sched_other sched_vcpu_pack=6");
+	assert_int_equal(sr_machine_vcpu_pack(&l->m), 6);
+	unload(l);
 	drop(dir);
 }
 
