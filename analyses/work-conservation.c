@@ -110,13 +110,10 @@ static void stop(struct wc *w, int cpu, uint64_t ts, const struct sr_view *v)
 	keep_worst(w, &e);
 }
 
-/* Re-read one CPU's flags and open or close episodes that depend on them. */
-static void refresh(struct wc *w, int cpu, uint64_t ts, const struct sr_view *v)
+/* One CPU's flags changed: open or close the episodes that depend on them. */
+static void flags_changed(struct wc *w, int cpu, bool idle, bool over, uint64_t ts,
+			  const struct sr_view *v)
 {
-	const struct sr_rq *rq = &v->state->rq[cpu];
-	bool known = v->state->cpu[cpu].curr_known && !rq->uncertain;
-	bool idle = known && !rq->curr_pid && !rq->nr_running;
-	bool over = known && rq->nr_running >= 2;
 	int was = w->nr_over;
 
 	if (over != w->over[cpu])
@@ -139,6 +136,21 @@ static void refresh(struct wc *w, int cpu, uint64_t ts, const struct sr_view *v)
 		else
 			stop(w, c, ts, v);
 	}
+}
+
+/*
+ * Re-read one CPU's flags.  Inline, and the rest apart: it runs for every
+ * event, and nearly always finds them as they were.
+ */
+static inline void refresh(struct wc *w, int cpu, uint64_t ts, const struct sr_view *v)
+{
+	const struct sr_rq *rq = &v->state->rq[cpu];
+	bool known = v->state->cpu[cpu].curr_known && !rq->uncertain;
+	bool idle = known && !rq->curr_pid && !rq->nr_running;
+	bool over = known && rq->nr_running >= 2;
+
+	if (idle != w->idle[cpu] || over != w->over[cpu])
+		flags_changed(w, cpu, idle, over, ts, v);
 }
 
 static bool cpu_in(const struct wc *w, int cpu)
@@ -223,27 +235,35 @@ static void balancer_move(struct wc *w, const struct sr_event *ev, const struct 
 	wu_verdict(w, ev, v);
 }
 
-/* Whether @cpus[@i] is among the CPUs before it. */
-static bool named_before(const int *cpus, size_t i)
+/* refresh() @cpu unless it is out of range or named before it in the event (@a, @b, @c). */
+static void refresh_new(struct wc *w, int cpu, int a, int b, int c, uint64_t ts,
+			const struct sr_view *v)
 {
-	for (size_t j = 0; j < i; j++)
-		if (cpus[j] == cpus[i])
-			return true;
-	return false;
+	if (cpu_in(w, cpu) && cpu != a && cpu != b && cpu != c)
+		refresh(w, cpu, ts, v);
 }
 
+/*
+ * Each CPU the event names once, in the order cpu, target, orig, dest: a
+ * second refresh at the same moment finds nothing changed.  Only a
+ * migration names orig and dest (the others leave them -1): most events
+ * test two CPUs.
+ */
 static int wc_event(struct sr_analysis *a, const struct sr_event *ev)
 {
 	const struct sr_view *v = a->view;
 	struct wc *w = a->data;
-	const int cpus[] = { ev->cpu, ev->target_cpu, ev->orig_cpu, ev->dest_cpu };
+	int cpu = ev->cpu, target = ev->target_cpu;
 
 	if (ev->type == SR_EV_MIGRATE)
 		balancer_move(w, ev, v);
-	/* each CPU once: a second refresh at the same moment finds nothing changed */
-	for (size_t i = 0; i < SR_ARRAY_SIZE(cpus); i++)
-		if (cpu_in(w, cpus[i]) && !named_before(cpus, i))
-			refresh(w, cpus[i], ev->ts, v);
+	if (cpu_in(w, cpu))
+		refresh(w, cpu, ev->ts, v);
+	refresh_new(w, target, cpu, cpu, cpu, ev->ts, v);
+	if (ev->orig_cpu < 0 && ev->dest_cpu < 0)
+		return 0;
+	refresh_new(w, ev->orig_cpu, cpu, target, target, ev->ts, v);
+	refresh_new(w, ev->dest_cpu, cpu, target, ev->orig_cpu, ev->ts, v);
 	return 0;
 }
 
