@@ -294,8 +294,32 @@ struct sr_pidtab {
 };
 
 int sr_pidtab_init(struct sr_pidtab *t, size_t elsize);
-/* The element for @pid, created zeroed if new; NULL on ENOMEM or pid <= 0. */
-void *sr_pidtab_get(struct sr_pidtab *t, int pid);
+/* sr_pidtab_get() past its inline test. */
+void *sr_pidtab_get_slow(struct sr_pidtab *t, int pid);
+
+/* Where @pid's probe starts in a table of @n slots (a power of two). */
+static inline size_t sr_pidtab_hash(int pid, size_t n)
+{
+	return ((uint32_t)pid * 2654435761u) & (n - 1);
+}
+
+/*
+ * The element for @pid, created zeroed if new; NULL on ENOMEM or pid <= 0.
+ * Inline: a lookup per event, nearly always of a pid in its first slot.
+ * That case returns at once only when no growth is due, so the table
+ * grows at the same call as through the slow path (its slot order, which
+ * listings walk, is the same).
+ */
+static inline void *sr_pidtab_get(struct sr_pidtab *t, int pid)
+{
+	if (pid > 0 && (t->used + 1) * 2 <= t->nr_slots) {
+		int *home = (int *)((char *)t->slots + sr_pidtab_hash(pid, t->nr_slots) * t->elsize);
+
+		if (*home == pid)
+			return home;
+	}
+	return sr_pidtab_get_slow(t, pid);
+}
 /* The element for @pid, or NULL. */
 void *sr_pidtab_find(const struct sr_pidtab *t, int pid);
 /* Element @i of the slot array (may be empty: pid 0), for sorting and listing. */

@@ -6,11 +6,6 @@
 #include <string.h>
 #include "base.h"
 
-static size_t hash(int pid, size_t n)
-{
-	return ((uint32_t)pid * 2654435761u) & (n - 1);
-}
-
 void *sr_pidtab_slot(const struct sr_pidtab *t, size_t i)
 {
 	return (char *)t->slots + i * t->elsize;
@@ -23,7 +18,7 @@ static int *pid_at(void *slots, size_t elsize, size_t i)
 
 static size_t probe(void *slots, size_t elsize, size_t n, int pid)
 {
-	size_t i = hash(pid, n);
+	size_t i = sr_pidtab_hash(pid, n);
 
 	while (*pid_at(slots, elsize, i) && *pid_at(slots, elsize, i) != pid)
 		i = (i + 1) & (n - 1);
@@ -69,7 +64,7 @@ void *sr_pidtab_find(const struct sr_pidtab *t, int pid)
 	return *pid_at(t->slots, t->elsize, i) ? sr_pidtab_slot(t, i) : NULL;
 }
 
-void *sr_pidtab_get(struct sr_pidtab *t, int pid)
+void *sr_pidtab_get_slow(struct sr_pidtab *t, int pid)
 {
 	int *slot;
 
