@@ -39,19 +39,30 @@ uint64_t sr_pelt_decay_load(uint64_t val, uint64_t n)
 	return (uint64_t)(((unsigned __int128)val * runnable_avg_yN_inv[n]) >> 32);
 }
 
+/*
+ * y^(dt / period) as a double, by the fixed-point steps above.  Every
+ * task and CPU update calls it: sr_pelt_decay_load(1 << 32, n) is written
+ * out as the shift it equals ((2^32 * inv) >> 32 = inv, and 2^(32-k) * inv
+ * >> 32 = inv >> k), and the partial period's product d * (1 - y) fits 64
+ * bits (d <= 2^32, 1 - y < 2^27): one 64 x 64 multiply where the __int128
+ * expression made three.  The values are the same to the bit.
+ */
 double sr_pelt_decay(uint64_t dt)
 {
 	uint64_t periods = dt >> PELT_PERIOD_SHIFT;
 	uint64_t part = dt & ((1ULL << PELT_PERIOD_SHIFT) - 1);
-	uint64_t one = 1ULL << 32, d;
+	uint64_t one = 1ULL << 32, d, d_1_y;
 
 	if (!dt)
 		return 1.0;
-	d = sr_pelt_decay_load(one, periods);
+	if (periods > LOAD_AVG_PERIOD * 63)
+		return 0.0;
+	d = (uint64_t)runnable_avg_yN_inv[periods % LOAD_AVG_PERIOD] >> (periods / LOAD_AVG_PERIOD);
 	/* the partial period: 1 - (1 - y) * part / period, in 32-bit fixed point */
-	d -= (uint64_t)(((unsigned __int128)d * (one - runnable_avg_yN_inv[1]) * part) >>
-			(32 + PELT_PERIOD_SHIFT));
-	return (double)d / (double)one;
+	d_1_y = d * (one - runnable_avg_yN_inv[1]);
+	d -= (uint64_t)(((unsigned __int128)d_1_y * part) >> (32 + PELT_PERIOD_SHIFT));
+	/* d < 2^32: the signed conversion is exact and one instruction */
+	return (double)(int64_t)d / (double)one;
 }
 
 /*

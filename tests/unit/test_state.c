@@ -583,6 +583,31 @@ static void test_record_wakee(void **state)
 	fx_free(f);
 }
 
+/* sr_pelt_decay() as first written: through sr_pelt_decay_load() and __int128 products. */
+static double pelt_decay_ref(uint64_t dt)
+{
+	uint64_t part = dt & ((1ULL << 20) - 1), one = 1ULL << 32, d;
+
+	if (!dt)
+		return 1.0;
+	d = sr_pelt_decay_load(one, dt >> 20);
+	d -= (uint64_t)(((unsigned __int128)d * (one - sr_pelt_decay_load(one, 1)) * part) >> 52);
+	return (double)d / (double)one;
+}
+
+/* Its shortcut form gives the same doubles, bit for bit: every period count, parts across one. */
+static void test_pelt_decay_exact(void **state)
+{
+	for (uint64_t periods = 0; periods <= 32 * 63 + 2; periods++)
+		for (uint64_t part = 0; part < (1 << 20); part += 4099) {
+			uint64_t dt = periods << 20 | part;
+			double a = pelt_decay_ref(dt), b = sr_pelt_decay(dt);
+
+			assert_memory_equal(&a, &b, sizeof(a));
+		}
+	assert_true(sr_pelt_decay(UINT64_MAX) == 0.0);
+}
+
 static void test_pelt_and_time(void **state)
 {
 	struct fx *f = fx_new(true);
@@ -633,6 +658,7 @@ int main(void)
 		cmocka_unit_test(test_hotplug_silence),
 		cmocka_unit_test(test_weights_and_migration),
 		cmocka_unit_test(test_record_wakee),
+		cmocka_unit_test(test_pelt_decay_exact),
 		cmocka_unit_test(test_pelt_and_time),
 	};
 
