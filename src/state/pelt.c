@@ -255,7 +255,7 @@ void sr_st_h_load_read(struct sr_state *s, int cpu)
  * and its CPU stopped counting it runnable by the sched_waking at the
  * latest; its se.avg is what that dequeue left.
  */
-void sr_st_dequeued_by_waking(struct sr_state *s, struct sr_task *p, int cpu)
+void sr_st_dequeued_by_waking(struct sr_state *s, struct sr_task *p, int cpu, bool update)
 {
 	struct sr_cpu_state *c = &s->cpu[cpu];
 	double d, run, w = (double)p->v.weight;
@@ -263,7 +263,7 @@ void sr_st_dequeued_by_waking(struct sr_state *s, struct sr_task *p, int cpu)
 
 	if (!p->pending || p->pend_cls != SR_W_RUNNABLE || p->state != SR_T_RUNNING ||
 	    p->v.cpu != cpu || p->pend_ts <= p->last_in || p->pend_ts >= s->now) {
-		sr_st_task_move(s, p, SR_T_SLEEPING, cpu);
+		sr_st_task_switch_out(s, p, SR_T_SLEEPING, cpu, update);
 		return;
 	}
 	sr_st_task_pelt(s, p, s->now);

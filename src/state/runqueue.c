@@ -422,6 +422,18 @@ void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state s
 }
 
 /*
+ * A switch's prev leaves @cpu for @st.  @update false: its kupdate of @cpu
+ * is left to the switch's own, which follows with nothing between that
+ * reads the CPU's averages or changes its sums (switch.c,
+ * prev_update_later()): the same update at the same moment.
+ */
+void sr_st_task_switch_out(struct sr_state *s, struct sr_task *t, enum sr_task_state st, int cpu,
+			   bool update)
+{
+	task_move(s, t, st, cpu, update, false);
+}
+
+/*
  * A switch's next task arrives on @cpu: the switch's own kupdate of @cpu
  * (sr_state_event()) comes after it with nothing reading the CPU between,
  * and makes the same update the move's would (same moment, same sums).

@@ -144,6 +144,8 @@ void sr_st_cpu_advance(struct sr_state *s, int cpu, uint64_t now);
 void sr_st_cpu_close(struct sr_state *s, int cpu, uint64_t now);
 void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state st, int cpu);
 void sr_st_task_switch_in(struct sr_state *s, struct sr_task *t, int cpu);
+void sr_st_task_switch_out(struct sr_state *s, struct sr_task *t, enum sr_task_state st, int cpu,
+			   bool update);
 void sr_st_task_pulled(struct sr_state *s, struct sr_task *t, int cpu);
 void sr_st_task_set_prio(struct sr_state *s, struct sr_task *t, int prio);
 void sr_st_rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign);
@@ -335,7 +337,8 @@ void sr_st_cpu_kupdate(struct sr_state *s, int cpu);
 void sr_st_cpu_kupdate_early(struct sr_state *s, int cpu);
 void sr_st_h_load_read(struct sr_state *s, int cpu);
 void sr_st_group_member(struct sr_state *s, struct sr_task *t);
-void sr_st_dequeued_by_waking(struct sr_state *s, struct sr_task *p, int cpu);
+/* @update: as for sr_st_task_switch_out() */
+void sr_st_dequeued_by_waking(struct sr_state *s, struct sr_task *p, int cpu, bool update);
 void sr_st_cpu_remove(struct sr_state *s, int cpu, double load, double util, double run);
 void sr_st_blocked_refresh(struct sr_state *s);
 /* @load left @cpu's cfs_rq now (a migration away or a death) */

@@ -105,6 +105,23 @@ static void close_cpu(struct sr_state *s, const struct sr_event *ev, const struc
 		sr_st_cpu_advance(s, ev->cpu, s->now);
 }
 
+/*
+ * Whether prev's move may leave its CPU's kupdate to the switch's own
+ * (sr_state_event(), after this handler), which then makes the same
+ * update at the same moment: nothing between may read the CPU's averages
+ * or change its sums.  Not when a wakeup waiting for prev to leave selects
+ * a CPU as this one goes idle (sr_st_ttwu_descheduled()), nor when next
+ * arrives from elsewhere: its load would join the sums before the removed
+ * load leaves them, and the doubles would round apart.  A dead prev has
+ * no kupdate to leave.  This saves a kupdate on most switches.
+ */
+static bool prev_update_later(const struct sr_event *ev, const struct sr_task *next)
+{
+	if (ev->prev_state == SR_PS_DEAD || (ev->prev_state == SR_PS_SLEEPING && ev->next_pid == 0))
+		return false;
+	return !next || next->v.cpu == ev->cpu || next->state == SR_T_DEAD;
+}
+
 int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev, struct sr_task *prev,
 		    struct sr_task *next)
 {
@@ -122,15 +139,16 @@ int sr_st_on_switch(struct sr_state *s, const struct sr_event *ev, struct sr_tas
 			[SR_PS_RUNNING] = SR_T_QUEUED, [SR_PS_SLEEPING] = SR_T_SLEEPING,
 			[SR_PS_DEAD] = SR_T_DEAD,
 		};
+		bool update = !prev_update_later(ev, next);
 
 		sr_st_set_comm(s, prev, ev->comm);
 		sr_st_task_set_prio(s, prev, ev->prio);
 		if (prev->state == SR_T_RUNNING && prev->v.cpu == ev->cpu)
 			prev->runtime += ev->ts - prev->last_in;
 		if (ev->prev_state == SR_PS_SLEEPING)
-			sr_st_dequeued_by_waking(s, prev, ev->cpu);
+			sr_st_dequeued_by_waking(s, prev, ev->cpu, update);
 		else
-			sr_st_task_move(s, prev, to[ev->prev_state], ev->cpu);
+			sr_st_task_switch_out(s, prev, to[ev->prev_state], ev->cpu, update);
 		if (ev->prev_state == SR_PS_SLEEPING)
 			sr_st_delayed_mark(s, prev, ev->cpu);
 		/* a wakeup waiting for it to leave the CPU: its wakelist now, before idle */
