@@ -59,7 +59,7 @@ struct sr_task_view sr_st_kernel_view(const struct sr_task *t)
 }
 
 /* Close the CPU's time accounting and PELT averages up to @now, not publishing them. */
-void sr_st_cpu_close(struct sr_state *s, int cpu, uint64_t now)
+void sr_st_cpu_close_to(struct sr_state *s, int cpu, uint64_t now)
 {
 	struct sr_cpu_state *c = &s->cpu[cpu];
 	struct sr_rq *rq = &s->rq[cpu];

@@ -140,8 +140,8 @@ void sr_st_task_reset(struct sr_task *t, int pid, uint64_t now);
 /* runqueue.c: accounting */
 void sr_st_task_pelt(struct sr_state *s, struct sr_task *t, uint64_t now);
 void sr_st_cpu_advance(struct sr_state *s, int cpu, uint64_t now);
-/* The time accounting and averages of sr_st_cpu_advance(), the rq fields not published. */
-void sr_st_cpu_close(struct sr_state *s, int cpu, uint64_t now);
+/* sr_st_cpu_close() past its inline test: @now is later, or the CPU is not closed yet. */
+void sr_st_cpu_close_to(struct sr_state *s, int cpu, uint64_t now);
 void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state st, int cpu);
 void sr_st_task_switch_in(struct sr_state *s, struct sr_task *t, int cpu);
 void sr_st_task_switch_out(struct sr_state *s, struct sr_task *t, enum sr_task_state st, int cpu,
@@ -329,6 +329,19 @@ static inline void sr_st_cpu_decay(struct sr_state *s, int cpu, uint64_t now)
 
 	if (!ts || now > ts)
 		sr_st_cpu_decay_to(s, cpu, now);
+}
+
+/*
+ * The time accounting and averages of sr_st_cpu_advance(), the rq fields
+ * not published.  Inline: most calls (each enqueue and dequeue, each CPU a
+ * placement reads) find the CPU closed at @now already.
+ */
+static inline void sr_st_cpu_close(struct sr_state *s, int cpu, uint64_t now)
+{
+	const struct sr_cpu_state *c = &s->cpu[cpu];
+
+	if (!now || c->since != now || c->pelt_ts != now)
+		sr_st_cpu_close_to(s, cpu, now);
 }
 void sr_st_cpu_advance_all(struct sr_state *s);
 void sr_st_task_avgs(struct sr_task *t);
