@@ -196,16 +196,13 @@ void sr_st_cpu_decay_to(struct sr_state *s, int cpu, uint64_t now)
 
 static void rcu_tick_update(struct sr_state *s, int cpu, uint64_t now);
 
-/* The averages decay to @now; the rq fields the models read follow. */
-void sr_st_cpu_pelt(struct sr_state *s, int cpu, uint64_t now)
+/* The rq fields the models read, from the averages at @now: @stale as k_stale() says. */
+static void publish(struct sr_state *s, int cpu, uint64_t now, bool stale)
 {
 	struct sr_cpu_state *c = &s->cpu[cpu];
 	struct sr_rq *rq = &s->rq[cpu];
 
-	if (c->rcu_tick)
-		rcu_tick_update(s, cpu, now);
-	sr_st_cpu_decay(s, cpu, now);
-	if (k_stale(s, cpu, now)) {
+	if (stale) {
 		/* a tick has run since: it applied what left before it */
 		rq->load_avg = round_pos(c->load_avg - c->removed_load - c->attach_load +
 					 left_since_tick(s, c, now));
@@ -222,6 +219,15 @@ void sr_st_cpu_pelt(struct sr_state *s, int cpu, uint64_t now)
 	rq->h_load_cached = now < c->h_load_until;
 	rq->load_refreshed = c->k_refreshed && !rq->curr_pid;
 	rq->load_avg_unrefreshed = round_pos(c->k_load_seen);
+}
+
+/* The averages decay to @now; the rq fields the models read follow. */
+void sr_st_cpu_pelt(struct sr_state *s, int cpu, uint64_t now)
+{
+	if (s->cpu[cpu].rcu_tick)
+		rcu_tick_update(s, cpu, now);
+	sr_st_cpu_decay(s, cpu, now);
+	publish(s, cpu, now, k_stale(s, cpu, now));
 }
 
 /*
@@ -339,7 +345,15 @@ static void kupdate_at(struct sr_state *s, int cpu, uint64_t ts, bool assumed)
 	c->k_util = c->util_avg > c->attach_util ? c->util_avg - c->attach_util : 0;
 	c->k_runnable = c->runnable_avg > c->attach_run ? c->runnable_avg - c->attach_run : 0;
 	c->k_ts = ts;
-	sr_st_cpu_pelt(s, cpu, s->now);
+	/*
+	 * An update now, as nearly all are, needs none of sr_st_cpu_pelt()'s
+	 * tests: the averages are at now, and k_ts == now is not stale
+	 * (tick_late_ns is a jiffy at least).  A pending RCU tick goes the long way.
+	 */
+	if (ts && ts == s->now && !c->rcu_tick)
+		publish(s, cpu, ts, false);
+	else
+		sr_st_cpu_pelt(s, cpu, s->now);
 }
 
 static void kupdate(struct sr_state *s, int cpu, bool assumed)
