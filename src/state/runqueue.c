@@ -257,14 +257,12 @@ static void attach_begin(struct sr_state *s, struct sr_task *t, int to)
 	t->attach_ts = s->now;
 }
 
-/* Its enqueue (or its leaving before one): the kernel's sums hold it from now. */
-static void attach_end(struct sr_state *s, struct sr_task *t)
+/* attach_end() of a task attached early: the kernel's sums hold it from now. */
+static void attach_drop(struct sr_state *s, struct sr_task *t)
 {
 	struct sr_cpu_state *c;
 	double d;
 
-	if (t->attach_cpu < 0)
-		return;
 	if (sr_st_cpu_ok(s, t->attach_cpu)) {
 		c = &s->cpu[t->attach_cpu];
 		sr_st_cpu_decay(s, t->attach_cpu, s->now);
@@ -274,6 +272,16 @@ static void attach_end(struct sr_state *s, struct sr_task *t)
 		c->attach_run = c->attach_run > t->attach_run * d ? c->attach_run - t->attach_run * d : 0;
 	}
 	t->attach_cpu = -1;
+}
+
+/*
+ * Its enqueue (or its leaving before one).  Inline: every move asks, and
+ * few tasks are attached early.
+ */
+static inline void attach_end(struct sr_state *s, struct sr_task *t)
+{
+	if (t->attach_cpu >= 0)
+		attach_drop(s, t);
 }
 
 /*
