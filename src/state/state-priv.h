@@ -131,8 +131,21 @@ struct sr_comm_sync {
 	struct sr_sync_evidence wide;	/* as wakees: [1] only the wake_wide() answer matched */
 };
 
-/* state.c: the task table */
-struct sr_task *sr_st_task_get(struct sr_state *s, int pid);
+/* state.c: the task table; a new task for @slot (of @pid) */
+struct sr_task *sr_st_task_new(struct sr_state *s, struct sr_task_slot *slot, int pid);
+
+/*
+ * Find or create the task for @pid; NULL for the idle task or on ENOMEM.
+ * Inline: every event looks its tasks up, nearly always found.
+ */
+static inline struct sr_task *sr_st_task_get(struct sr_state *s, int pid)
+{
+	struct sr_task_slot *slot = pid > 0 ? sr_pidtab_get(&s->tasks, pid) : NULL;
+
+	if (!slot)
+		return NULL;
+	return slot->t ? slot->t : sr_st_task_new(s, slot, pid);
+}
 /* sr_st_task_get(), first trying @cpu's current task */
 struct sr_task *sr_st_task_on(struct sr_state *s, int pid, int cpu);
 void sr_st_task_reset(struct sr_task *t, int pid, uint64_t now);

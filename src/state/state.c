@@ -82,30 +82,21 @@ struct sr_task *sr_st_task_on(struct sr_state *s, int pid, int cpu)
 	return t && pid > 0 && t->v.pid == pid ? t : sr_st_task_get(s, pid);
 }
 
-/* Find or create the task for @pid; NULL for the idle task or on ENOMEM. */
-struct sr_task *sr_st_task_get(struct sr_state *s, int pid)
+/* sr_st_task_get() of a pid not seen before: its slot is taken, its task made here. */
+struct sr_task *sr_st_task_new(struct sr_state *s, struct sr_task_slot *slot, int pid)
 {
-	struct sr_task_slot *slot;
-
-	if (pid <= 0)
+	slot->t = malloc(sizeof(*slot->t));
+	if (!slot->t)
 		return NULL;
-	slot = sr_pidtab_get(&s->tasks, pid);
-	if (!slot)
-		return NULL;
-	if (!slot->t) {
-		slot->t = malloc(sizeof(*slot->t));
-		if (!slot->t)
-			return NULL;
-		slot->t->dec = NULL;
-		slot->t->exec.dec = NULL;
-		slot->t->exec.spec = NULL;
-		sr_st_task_reset(slot->t, pid, s->now);
-		slot->t->allowed = sr_st_affinity_of(s, pid);
-		if (slot->t->allowed)
-			sr_st_task_bind(s, slot->t);
-		if (s->cfg.nr_cgroup_members)
-			sr_st_group_member(s, slot->t);
-	}
+	slot->t->dec = NULL;
+	slot->t->exec.dec = NULL;
+	slot->t->exec.spec = NULL;
+	sr_st_task_reset(slot->t, pid, s->now);
+	slot->t->allowed = sr_st_affinity_of(s, pid);
+	if (slot->t->allowed)
+		sr_st_task_bind(s, slot->t);
+	if (s->cfg.nr_cgroup_members)
+		sr_st_group_member(s, slot->t);
 	return slot->t;
 }
 
