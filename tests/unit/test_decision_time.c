@@ -12,6 +12,7 @@
 #include <cmocka.h>
 #include "state-fx.h"
 #include "policy.h"
+#include "model-hook.h"
 
 #define US 1000ULL
 #define MS 1000000ULL
@@ -137,22 +138,6 @@ static void test_wakelist_prev_changed_after(void **state)
 	fx_free(f);
 }
 
-/* The placement hook of a run: linux-6.12 answers, as src/run/run.c hands them on. */
-static int h_model(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec,
-		   struct sr_ref *ref)
-{
-	struct sr_policy *pol = data;
-	struct sr_decision *d = calloc(1, sizeof(*d));
-
-	(void)ref;
-	assert_non_null(d);
-	assert_int_equal(sr_policy_decide_quiet(pol, ctx, d), 0);
-	dec[0] = (struct sr_brief){ .cpu = (int16_t)d->cpu, .determined = d->determined,
-				    .depends = (uint32_t)d->depends };
-	free(d);
-	return 0;
-}
-
 /*
  * CPU 2 wakes 300 towards idle CPU 1 (its wakelist, 6.0+) and then records
  * nothing for @silent ns, or records an event 10 us on (@moved_on); CPU 0
@@ -167,7 +152,7 @@ static struct sr_brief wake_past_wakelist(uint64_t silent, bool moved_on)
 
 	assert_int_equal(sr_policy_from_spec(&pol, "linux-6.12"), 0);
 	f = fx_new_cfg(&cfg);
-	f->s.cfg.hooks = (struct sr_state_hooks){ .data = &pol, .placement = h_model };
+	f->s.cfg.hooks = (struct sr_state_hooks){ .data = &pol, .placement = fx_model_hook };
 	sw(f, 1 * MS, 0, 0, "", 100, "waker");
 	sw(f, 1 * MS, 2, 0, "", 102, "waker2");
 	sw(f, 1 * MS, 1, 0, "", 200, "wakee");

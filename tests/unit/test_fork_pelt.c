@@ -12,6 +12,7 @@
 #include <cmocka.h>
 #include "state-fx.h"
 #include "policy.h"
+#include "model-hook.h"
 
 #define US 1000ULL
 #define MS 1000000ULL
@@ -22,21 +23,6 @@ struct ffx {
 	struct sr_state s;
 	struct sr_policy pol;
 };
-
-static int h_model(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec,
-		   struct sr_ref *ref)
-{
-	struct sr_policy *pol = data;
-	struct sr_decision *d = calloc(1, sizeof(*d));
-
-	(void)ref;
-	assert_non_null(d);
-	assert_int_equal(sr_policy_decide_quiet(pol, ctx, d), 0);
-	dec[0] = (struct sr_brief){ .cpu = (int16_t)d->cpu, .determined = d->determined,
-				    .depends = (uint32_t)d->depends };
-	free(d);
-	return 0;
-}
 
 static struct ffx *ffx_new(void)
 {
@@ -53,7 +39,7 @@ static struct ffx *ffx_new(void)
 	cfg.nr_policies = 1;
 	cfg.root_cgroup = true;
 	cfg.topo = &f->topo;
-	cfg.hooks = (struct sr_state_hooks){ .data = &f->pol, .placement = h_model };
+	cfg.hooks = (struct sr_state_hooks){ .data = &f->pol, .placement = fx_model_hook };
 	assert_int_equal(sr_state_init(&f->s, &cfg), 0);
 	return f;
 }

@@ -12,25 +12,9 @@
 #include <cmocka.h>
 #include "state-fx.h"
 #include "policy.h"
+#include "model-hook.h"
 
 #define MS 1000000ULL
-
-/* The placement hook of a run: linux-6.12 answers, as src/run/run.c hands them on. */
-static int h_model(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec,
-		   struct sr_ref *ref)
-{
-	struct sr_policy *pol = data;
-	struct sr_decision *d = calloc(1, sizeof(*d));
-
-	(void)ref;
-	assert_non_null(d);
-	assert_int_equal(sr_policy_decide_quiet(pol, ctx, d), 0);
-	dec[0] = (struct sr_brief){ .cpu = (int16_t)d->cpu, .alt_cpu = (int16_t)d->alt_cpu,
-				    .determined = d->determined, .sync_assumed = d->sync_assumed,
-				    .depends = (uint32_t)d->depends };
-	free(d);
-	return 0;
-}
 
 /*
  * Every CPU busy for 60 ms, CPU 2 (prev) with two tasks, CPU 0 with the
@@ -47,7 +31,7 @@ static struct sr_brief wake_busy(void)
 
 	assert_int_equal(sr_policy_from_spec(&pol, "linux-6.12"), 0);
 	f = fx_new();
-	f->s.cfg.hooks = (struct sr_state_hooks){ .data = &pol, .placement = h_model };
+	f->s.cfg.hooks = (struct sr_state_hooks){ .data = &pol, .placement = fx_model_hook };
 	sw(f, 1 * MS, 0, 0, "", 100, "waker");
 	sw(f, 1 * MS, 1, 0, "", 101, "busy1");
 	sw(f, 1 * MS, 3, 0, "", 103, "busy3");
