@@ -113,11 +113,24 @@ static int packed(struct sr_decision *d, int cpu)
 	return cpu;
 }
 
+/*
+ * idle_cpu(): an idle CPU still holding delayed-dequeue sleepers counts
+ * them in nr_running, and is busy to the kernel.
+ */
+static bool idle_at(const struct sr_wake_ctx *ctx, int cpu, struct sr_decision *d)
+{
+	bool idle = sr_rq_idle(&ctx->rq[cpu]);
+
+	if (idle && ctx->rq[cpu].maybe_delayed)
+		d->depends |= ctx->unknown & SR_DEP_DELAYED_DEQUEUE;
+	return idle;
+}
+
 /* Bit 4: prev if busy, this, then the first busy CPU, each with room. */
 static int pack_busy(const struct sr_wake_ctx *ctx, struct sr_decision *d)
 {
 	int prev = ctx->prev_cpu;
-	bool prev_idle = sr_rq_idle(&ctx->rq[prev]);
+	bool prev_idle = idle_at(ctx, prev, d);
 	struct sr_step *s;
 
 	s = sr_trail_add(&d->trail, "select_task_rq_fair", "!idle_cpu(prev_cpu)",
@@ -128,7 +141,7 @@ static int pack_busy(const struct sr_wake_ctx *ctx, struct sr_decision *d)
 	if (vcpu_pack_room(ctx, ctx->this_cpu, d))
 		return packed(d, ctx->this_cpu);
 	for (int cpu = 0; cpu < ctx->topo->nr_cpus; cpu++) {
-		if (!allowed_on(ctx, cpu) || sr_rq_idle(&ctx->rq[cpu]))
+		if (!allowed_on(ctx, cpu) || idle_at(ctx, cpu, d))
 			continue;
 		if (vcpu_pack_room(ctx, cpu, d))
 			return packed(d, cpu);
