@@ -133,6 +133,11 @@ struct sr_decision {
 	bool determined;		/* depends == 0 */
 	/* wake_wide()'s answer, and whether the flips' bounds allow the other one */
 	bool wide, wide_uncertain;
+	/*
+	 * The model showed the other wake_wide() answer gives this one and
+	 * reads nothing more (the waker on prev): decide() does not replay it.
+	 */
+	bool wide_alt_same;
 	int wide_alt_cpu;		/* choice with the other wake_wide() answer, or -1 */
 	/*
 	 * current->recent_used_cpu as the fast path left it (4.16 - 5.14: the

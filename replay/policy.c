@@ -45,7 +45,7 @@ static void decision_reset(struct sr_decision *d, bool quiet)
 	d->decided_by = SR_BY_NONE;
 	d->depends = 0;
 	d->determined = false;
-	d->wide = d->wide_uncertain = false;
+	d->wide = d->wide_uncertain = d->wide_alt_same = false;
 	d->wide_alt_cpu = -1;
 	d->waker_recent_cpu = -1;
 	d->waker_recent_maybe = false;
@@ -151,7 +151,7 @@ static int wide_what_if(const struct sr_policy *pol, const struct sr_wake_ctx *c
 	enum sr_tristate primary;
 	int ret, cpu;
 
-	if (!d->wide_uncertain)
+	if (!d->wide_uncertain || d->wide_alt_same)
 		return 0;
 	c = *ctx;	/* copied past the early return: most placements stop there */
 	c.force_wide = d->wide ? -1 : 1;

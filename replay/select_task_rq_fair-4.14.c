@@ -139,9 +139,18 @@ static bool wake_cap_414(const struct sr_policy *pol, const struct sr_wake_ctx *
 	return cap;
 }
 
-/* want_affine for a wakeup; sets *why to the reason when it is false. */
+/* want_affine and the inputs it adds under the other wake_wide() answer. */
+struct wide_other {
+	bool want_affine;
+	unsigned int depends;
+};
+
+/*
+ * want_affine for a wakeup; sets *why to the reason when it is false, and
+ * *o to what the other wake_wide() answer would give here.
+ */
 static bool srqf_want_affine(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
-			     struct sr_decision *d, enum sr_decider *why)
+			     struct sr_decision *d, enum sr_decider *why, struct wide_other *o)
 {
 	bool wide = sr_wake_wide(pol, ctx, d);
 	bool cap = wake_cap_414(pol, ctx, d);
@@ -156,6 +165,9 @@ static bool srqf_want_affine(const struct sr_policy *pol, const struct sr_wake_c
 	sr_step_val(s, "wake_wide", wide);
 	sr_step_val(s, "wake_cap", cap);
 	sr_step_val(s, "cpu_allowed", allowed);
+	o->want_affine = wide && !cap && allowed;
+	o->depends = !wide ? ctx->unknown & SR_DEP_TOPOLOGY :
+		     !cap && !allowed ? ctx->unknown & SR_DEP_AFFINITY : 0;
 	*why = SR_BY_NONE;
 	if (wide) {
 		*why = SR_BY_WAKE_WIDE;
@@ -181,7 +193,7 @@ static const char *walk_result(bool affine, bool has_flag, bool want_affine)
  * (*affine), else the highest level of the run carrying @sd_flag (return).
  */
 static int srqf_walk(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
-		     unsigned int sd_flag, bool want_affine, int *affine, struct sr_decision *d)
+		     unsigned int sd_flag, bool want_affine, int *affine, struct sr_trail *t)
 {
 	const struct sr_cpu_topo *c = &ctx->topo->cpu[ctx->this_cpu];
 	int sd = -1;
@@ -197,7 +209,7 @@ static int srqf_walk(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		if (pol->knobs.kver < SR_KV(5, 10) && !(tmp->flags & SD_LOAD_BALANCE))
 			break;
 		/* forks and execs never want affine: only the balance flag decides */
-		s = sr_trail_add(&d->trail, "select_task_rq_fair", want_affine ?
+		s = sr_trail_add(t, "select_task_rq_fair", want_affine ?
 				 "want_affine && (tmp->flags & SD_WAKE_AFFINE) && "
 				 "cpumask_test_cpu(prev_cpu, sched_domain_span(tmp))" :
 				 "tmp->flags & sd_flag",
@@ -255,12 +267,36 @@ static void waker_recent_416(const struct sr_policy *pol, const struct sr_wake_c
 	d->waker_recent_maybe = d->wide_uncertain;
 }
 
+/*
+ * Whether the other wake_wide() answer, which the flips' bounds allow
+ * (d->wide_uncertain), ends in this run's select_idle_sibling(prev, prev)
+ * reading no input this run did not: decide() then need not replay it.
+ * With the waker on prev, wake_affine() is never asked (srqf_affine()) and
+ * WF_SYNC not read, so only the walk and want_affine's own inputs differ.
+ */
+static bool wide_alt_same(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+			  unsigned int sd_flag, const struct wide_other *o,
+			  const struct sr_decision *d)
+{
+	unsigned int deps = o->depends;
+	int affine;
+
+	if (ctx->this_cpu != ctx->prev_cpu || d->sync_used)
+		return false;
+	if (srqf_walk(pol, ctx, sd_flag, o->want_affine, &affine, NULL) >= 0)
+		return false;	/* the slow path instead */
+	if (o->want_affine && affine < 0)
+		deps |= ctx->unknown & SR_DEP_TOPOLOGY;	/* no affine domain */
+	return !(deps & ~d->depends);
+}
+
 static int select_task_rq_fair_414(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 				   struct sr_decision *d)
 {
 	bool wakeup = ctx->kind == SR_WAKE_TTWU, want_affine = false, sync = false;
 	enum sr_decider why = SR_BY_NONE;
 	int new_cpu = ctx->prev_cpu, sd, affine;
+	struct wide_other other = { 0 };
 
 	if (wakeup)
 		sync = srqf_sync(pol, ctx, d);
@@ -269,9 +305,9 @@ static int select_task_rq_fair_414(const struct sr_policy *pol, const struct sr_
 		return new_cpu;
 	new_cpu = ctx->prev_cpu;
 	if (wakeup) {
-		want_affine = srqf_want_affine(pol, ctx, d, &why);
+		want_affine = srqf_want_affine(pol, ctx, d, &why, &other);
 	}
-	sd = srqf_walk(pol, ctx, sd_flag_of(ctx->kind), want_affine, &affine, d);
+	sd = srqf_walk(pol, ctx, sd_flag_of(ctx->kind), want_affine, &affine, &d->trail);
 	if (affine >= 0) {
 		new_cpu = srqf_affine(pol, ctx, affine, sync, d);
 	} else if (want_affine) {
@@ -288,6 +324,8 @@ static int select_task_rq_fair_414(const struct sr_policy *pol, const struct sr_
 		d->decided_by = why;
 	new_cpu = sr_select_idle_sibling(pol, ctx, ctx->prev_cpu, new_cpu, d);
 	waker_recent_416(pol, ctx, want_affine, d);
+	if (d->wide_uncertain)
+		d->wide_alt_same = wide_alt_same(pol, ctx, SD_BALANCE_WAKE, &other, d);
 	return new_cpu;
 }
 
