@@ -633,6 +633,45 @@ static void test_family_count_scored(void **state)
 	fx_free(f);
 }
 
+/*
+ * The family's count is the least candidate within a 64th of the top
+ * score: 64 wide outcomes while the master had 100 flips (B 4..33 agree),
+ * then two narrow ones at 20 (B 4..6 would have been wide): 7 leads 4 by
+ * the two, which a band of a 32nd would not see.
+ */
+static void test_family_count_plateau(void **state)
+{
+	struct fx *f = fx_new();
+	struct sr_task *slave, *master;
+	int fam;
+
+	(void)state;
+	sw(f, 1000, 0, 0, "", 100, "recorder");
+	for (int i = 0; i < 2; i++)
+		ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = 2000 + (uint64_t)i, .cpu = 0,
+					 .pid = 100, .child_pid = 300 + i, .common_pid = -1 });
+	slave = sr_state_task(&f->s, 300);
+	master = sr_state_task(&f->s, 301);
+	fam = slave->flips_fam;
+	assert_true(fam >= 0);
+	for (int i = 0; i < 64; i++) {
+		set_own(slave, 0);
+		set_own(master, 100);
+		sr_st_flips_weigh(&f->s, slave, master, 4, true);
+	}
+	assert_int_equal(f->s.fam[fam].base, 4);
+	for (int i = 0; i < 2; i++) {
+		set_own(slave, 0);
+		set_own(master, 20);
+		assert_true(sr_st_flips_weigh(&f->s, slave, master, 4, false));
+	}
+	assert_int_equal(f->s.fam[fam].score[4], 64);
+	assert_int_equal(f->s.fam[fam].score[7], 66);
+	assert_int_equal(f->s.fam[fam].base, 7);
+	assert_int_equal(slave->v.wakee_flips, 7);
+	fx_free(f);
+}
+
 /* A task whose count a probe read leaves its family; its children form none. */
 static void test_flips_pinned_no_family(void **state)
 {
@@ -887,6 +926,7 @@ int main(void)
 		cmocka_unit_test(test_flips_pinned_no_family),
 		cmocka_unit_test(test_far_lessons_agree),
 		cmocka_unit_test(test_family_count_scored),
+		cmocka_unit_test(test_family_count_plateau),
 		cmocka_unit_test(test_wide_lessons_scored),
 		cmocka_unit_test(test_nr_idle_scan_start),
 		cmocka_unit_test(test_nr_idle_scan_learnt),

@@ -13,65 +13,31 @@
 #include <stdlib.h>
 #include <string.h>
 #include "models.h"
+#include "random-ctx.h"
 
 #define ROUNDS	3000
 
-struct fx {
-	struct sr_topo t;
-	struct sr_rq *rq;
-	struct sr_task_view p, curr;
-	struct sr_cpumask allowed;
-	struct sr_wake_ctx ctx;
-	struct sr_policy pol;
-};
-
-/* A deterministic generator: the same cases on every run. */
-static unsigned int rnd(unsigned int *seed, unsigned int n)
-{
-	*seed = *seed * 1103515245u + 12345u;
-	return (*seed >> 16) % n;
-}
-
-static void random_case(struct fx *f, unsigned int *seed)
+static void random_case(struct rfx *f, unsigned int *seed)
 {
 	int n = f->t.nr_cpus, this = (int)rnd(seed, n);
 	int prev = rnd(seed, 4) ? this : (int)rnd(seed, n);	/* mostly the waker's CPU */
 
-	for (int c = 0; c < n; c++) {
-		int nr = (int)rnd(seed, 3);
-
-		f->rq[c] = (struct sr_rq){ .capacity = 1024, .nr_running = nr,
-					   .cfs_nr_running = nr, .curr_pid = nr ? 100 + c : 0,
-					   .load_weight = 1024ul * nr, .load_avg = rnd(seed, 3000),
-					   .util_avg = rnd(seed, 1024), .idle_since = nr ? 0 : 1000 };
-	}
-	f->rq[this].nr_running = f->rq[this].nr_running ? f->rq[this].nr_running : 1;
-	f->rq[this].curr_pid = 100 + this;
-	sr_mask_clear(&f->allowed);
+	for (int c = 0; c < n; c++)
+		rfx_rq(f, seed, c, 3);
+	sr_mask_clear(&f->mask);
 	for (int c = 0; c < n; c++)
 		if (rnd(seed, 4))
-			sr_mask_set(&f->allowed, c);
-	sr_mask_set(&f->allowed, prev);
-	f->p = (struct sr_task_view){ .pid = 42, .prio = 120, .weight = 1024,
-				      .load_avg = rnd(seed, 1024), .util_avg = rnd(seed, 1024),
-				      .pelt_warm = true, .cpu = prev, .last_switch_out = 500,
-				      .wakee_flips = rnd(seed, 40), .wakee_flips_min = 0,
-				      .wakee_flips_max = 40, .recent_used_cpu = -1 };
-	f->curr = (struct sr_task_view){ .pid = 100 + this, .prio = 120, .weight = 1024,
-					 .load_avg = rnd(seed, 1024), .pelt_warm = true,
-					 .cpu = this, .on_cpu = true, .wakee_flips = rnd(seed, 80),
-					 .wakee_flips_max = UINT32_MAX, .recent_used_cpu = -1 };
-	f->ctx = (struct sr_wake_ctx){ .now = 2000000, .ts = 2000000, .kind = SR_WAKE_TTWU,
-				       .this_cpu = this, .prev_cpu = prev, .sync = SR_UNKNOWN,
-				       .sync_guess = rnd(seed, 2) ? SR_YES : SR_NO, .p = &f->p,
-				       .curr = &f->curr, .rq = f->rq, .topo = &f->t,
-				       .in_task = true, .load_error_pct = 10,
-				       .unknown = rnd(seed, 2) ? SR_DEP_TOPOLOGY | SR_DEP_AFFINITY : 0,
-				       .allowed = rnd(seed, 3) ? NULL : &f->allowed };
+			sr_mask_set(&f->mask, c);
+	sr_mask_set(&f->mask, prev);
+	rfx_wakeup(f, seed, this, prev, 40, -1);
+	f->ctx.llc = NULL;
+	f->ctx.rq_scratch = NULL;
+	f->ctx.unknown = rnd(seed, 2) ? SR_DEP_TOPOLOGY | SR_DEP_AFFINITY : 0;
+	f->ctx.allowed = rnd(seed, 3) ? NULL : &f->mask;
 }
 
 /* The replay decide() skipped agrees with the answer and adds no input. */
-static void check_alt(struct fx *f, const struct sr_decision *d, struct sr_decision *alt)
+static void check_alt(struct rfx *f, const struct sr_decision *d, struct sr_decision *alt)
 {
 	struct sr_wake_ctx c = f->ctx;
 
@@ -88,17 +54,12 @@ static void check_alt(struct fx *f, const struct sr_decision *d, struct sr_decis
 
 static void sweep(const char *spec, const char *preset)
 {
-	struct fx *f = calloc(1, sizeof(*f));
+	struct rfx *f = rfx_new(spec, preset);
 	struct sr_decision *d = calloc(1, sizeof(*d)), *alt = calloc(1, sizeof(*alt));
 	unsigned int seed = (unsigned int)strlen(preset), same = 0;
 
-	assert_non_null(f);
 	assert_non_null(d);
 	assert_non_null(alt);
-	assert_int_equal(sr_topo_from_spec(&f->t, spec, SR_ERA_511), 0);
-	f->rq = calloc(f->t.nr_cpus, sizeof(*f->rq));
-	assert_non_null(f->rq);
-	assert_int_equal(sr_policy_from_spec(&f->pol, preset), 0);
 	for (int i = 0; i < ROUNDS; i++) {
 		random_case(f, &seed);
 		assert_int_equal(sr_policy_decide_quiet(&f->pol, &f->ctx, d), 0);
@@ -109,9 +70,7 @@ static void sweep(const char *spec, const char *preset)
 		same++;
 	}
 	assert_true(same > ROUNDS / 10);	/* the sweep reached the skip */
-	sr_topo_free(&f->t);
-	free(f->rq);
-	free(f);
+	rfx_free(f);
 	free(d);
 	free(alt);
 }

@@ -5,8 +5,7 @@
  * WF_SYNC give (follow.c weigh_ambiguous()).  Where wakers of the name
  * have shown WF_SYNC clearly, the family's inherited wakee_flips rise
  * until the model's own primary answer is wide; the bounds stay the
- * trace's, so the answer still depends on wakee_flips.  And the count a
- * family's scored lessons take (flips.c fam_best()).
+ * trace's, so the answer still depends on wakee_flips.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -163,57 +162,12 @@ static void test_ambiguous_without_sync_evidence(void **state)
 	fx_free(f);
 }
 
-/* @t's count: @own flips the trace showed, plus its share of the family's. */
-static void set_own(struct sr_task *t, unsigned int own)
-{
-	t->v.wakee_flips = own + t->v.wakee_flips_inherited;
-}
-
-/*
- * The family's count is the least candidate within a 64th of the top
- * score: 64 wide outcomes while the master had 100 flips (B 4..33 agree),
- * then two narrow ones at 20 (B 4..6 would have been wide): 7 leads 4 by
- * the two, which a band of a 32nd would not see.
- */
-static void test_family_count_plateau(void **state)
-{
-	struct fx *f = fx_new();
-	struct sr_task *slave, *master;
-	int fam;
-
-	(void)state;
-	sw(f, 1000, 0, 0, "", 100, "recorder");
-	for (int i = 0; i < 2; i++)
-		ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = 2000 + (uint64_t)i, .cpu = 0,
-					 .pid = 100, .child_pid = 300 + i, .common_pid = -1 });
-	slave = sr_state_task(&f->s, 300);
-	master = sr_state_task(&f->s, 301);
-	fam = slave->flips_fam;
-	assert_true(fam >= 0);
-	for (int i = 0; i < 64; i++) {
-		set_own(slave, 0);
-		set_own(master, 100);
-		sr_st_flips_weigh(&f->s, slave, master, 4, true);
-	}
-	assert_int_equal(f->s.fam[fam].base, 4);
-	for (int i = 0; i < 2; i++) {
-		set_own(slave, 0);
-		set_own(master, 20);
-		assert_true(sr_st_flips_weigh(&f->s, slave, master, 4, false));
-	}
-	assert_int_equal(f->s.fam[fam].score[4], 64);
-	assert_int_equal(f->s.fam[fam].score[7], 66);
-	assert_int_equal(f->s.fam[fam].base, 7);
-	assert_int_equal(slave->v.wakee_flips, 7);
-	fx_free(f);
-}
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ambiguous_reads_wide),
 		cmocka_unit_test(test_ambiguous_without_sync_evidence),
-		cmocka_unit_test(test_family_count_plateau),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
