@@ -436,9 +436,9 @@ static int snap_vcpu_pack(struct snap *s)
 	if (ret)
 		return ret;
 	for (w = strtok_r(m->kernel_patch_params, " ", &save); w; w = strtok_r(NULL, " ", &save))
-		if (strncmp(w, "sched_vcpu_pack=", 16))
+		if (strncmp(w, VCPU_PACK_PARAM, strlen(VCPU_PACK_PARAM)))
 			snprintf(kept + strlen(kept), sizeof(kept) - strlen(kept), "%s ", w);
-	snprintf(m->kernel_patch_params, sizeof(m->kernel_patch_params), "%ssched_vcpu_pack=%lld",
+	snprintf(m->kernel_patch_params, sizeof(m->kernel_patch_params), "%s" VCPU_PACK_PARAM "%lld",
 		 kept, v);
 	return 0;
 }

@@ -82,13 +82,6 @@ static const struct sr_cpumask *placement_mask(const struct sr_state *s, const s
 	return p->allowed;
 }
 
-/*
- * Run the policies at the moment of a placement, their answers into *@decp.
- * Wakeups: this_cpu is the waking CPU and prev the task's CPU.  Forks
- * (wake_up_new_task()): both are the parent's CPU, where sched_fork() put
- * the child, and there is no sync.  Execs (sched_exec()): both are the
- * task's own CPU, where it runs.
- */
 /* CPUs busy when the trace began read as cold until their warm-up is over (sr_rq.pelt_cold). */
 static void warm_up(struct sr_state *s)
 {
@@ -100,6 +93,13 @@ static void warm_up(struct sr_state *s)
 		s->pelt_cold_until = 0;
 }
 
+/*
+ * Run the policies at the moment of a placement, their answers into *@decp.
+ * Wakeups: this_cpu is the waking CPU and prev the task's CPU.  Forks
+ * (wake_up_new_task()): both are the parent's CPU, where sched_fork() put
+ * the child, and there is no sync.  Execs (sched_exec()): both are the
+ * task's own CPU, where it runs.
+ */
 int sr_st_run_placement_by(struct sr_state *s, struct sr_task *p, struct sr_task *waker,
 			   const struct sr_event *ev, enum sr_wake_kind kind, int prev,
 			   struct sr_brief **decp, unsigned int unknown)
