@@ -21,8 +21,10 @@ runs=${SR_BENCH_RUNS:-5}
 
 if [ ! -f "$trace" ]; then
 	echo "recording a ~1M-event benchmark trace into $trace ..."
+	# ~940 k records on a 2-CPU 6.18 VM (-l 35000 gave only 303 k there: its
+	# tasks often found the pipe ready and never slept), about 80 s
 	"$bin" record -o "$trace" -b 262144 --no-snapshot -- \
-		hackbench -P -p -g 4 -f 10 -l 35000 >/dev/null
+		hackbench -P -p -g 4 -f 10 -l 140000 >/dev/null
 fi
 
 tmp=$(mktemp -d)
