@@ -26,6 +26,7 @@ struct sr_run_opts {
 	int threads;			/* --threads: struct sr_trace_opts.threads */
 	int hz;				/* default 250 */
 	const char *topology;		/* spec string or NULL: assumed flat */
+	bool topology_beside;		/* NULL topology: TRACE.machine/ if it is there */
 	const char *policies[SR_MAX_POLICIES];
 	int nr_policies;
 	bool root_cgroup;		/* --assume-root-cgroup */
@@ -61,6 +62,7 @@ struct sr_run {
 	int ref_index;			/* the policy identical to ref, -1 none */
 	struct sr_decision *scratch;	/* reused by every placement's decisions */
 	char policy_note[192];		/* how the policies were chosen */
+	char found_topology[4096];	/* TRACE.machine/, when opts.topology_beside found it */
 	struct sr_view view;		/* what the analyses see of all this */
 	struct sr_analysis *an;		/* nr_an, in report order */
 	int nr_an;

@@ -135,4 +135,16 @@ for line in open(sys.argv[1]):
         n += 1; out += p["cpu"] not in allowed
 assert n > 1000 and out == 0, (n, out)
 PY
+# The snapshot `record` saves beside a trace (TRACE.machine/) is the topology when none is
+# given, the same answers as --topology naming it; --topology flat keeps the flat assumption.
+cp fixtures/hackbench-pipe.dat "$tmp/hp.dat" && cp -r fixtures/machine-local "$tmp/hp.dat.machine"
+"$bin" analyze "$tmp/hp.dat" --format text -o "$tmp/b.txt" 2>/dev/null &&
+	grep -q "^Topology: sysfs from $tmp/hp.dat.machine (found beside the trace" "$tmp/b.txt" &&
+	"$bin" analyze "$tmp/hp.dat" --decisions "$tmp/b1.nd" -o "$tmp/b1.json" 2>/dev/null &&
+	"$bin" analyze "$tmp/hp.dat" --topology "$tmp/hp.dat.machine" --decisions "$tmp/b2.nd" \
+		-o /dev/null 2>/dev/null && cmp -s "$tmp/b1.nd" "$tmp/b2.nd" &&
+	python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["topology"]; assert t["given"] == sys.argv[2] and t["beside_trace"], t' \
+		"$tmp/b1.json" "$tmp/hp.dat.machine" && ok || bad "TRACE.machine/ beside the trace not taken as its topology"
+"$bin" analyze "$tmp/hp.dat" --topology flat --format text -o "$tmp/f.txt" 2>/dev/null &&
+	grep -q "^Topology: assumed-flat$" "$tmp/f.txt" && ok || bad "--topology flat beside a snapshot"
 finish cli

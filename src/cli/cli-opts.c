@@ -33,7 +33,9 @@ static const struct opt_desc opts[] = {
 	{ { "topology", required_argument, NULL, OPT_TOPOLOGY }, SR_O_RUN,
 	  "--topology ARG       machine snapshot dir, topology JSON, or a spec such as\n"
 	  "                     sockets=2,llcs-per-socket=1,cores-per-llc=4,threads=2\n"
-	  "                     (default: assumed flat, and the report says so)" },
+	  "                     (default: TRACE.machine/, the snapshot 'record' saves\n"
+	  "                     beside the trace, else assumed flat and the report says\n"
+	  "                     so; 'flat': assumed flat even so)" },
 	{ { "policy", required_argument, NULL, OPT_POLICY }, SR_O_RUN,
 	  "--policy P           placement policy P[:KNOB=V,...] (repeatable; see 'schedreplay\n"
 	  "                     policies'); default: the preset of the recorded kernel;\n"

@@ -2,7 +2,9 @@
 /* The run every trace command shares (analyze, diff, explain), its progress line and pictures. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "cli.h"
 
 /* A progress line on stderr, from the first second on, at most four times a second. */
@@ -55,6 +57,11 @@ int sr_cli_run_progress(const struct sr_cli *cli, const struct sr_run_opts *o, b
 	ro.watch = cli->watch;
 	if (cli->watched_path)
 		snprintf(cli->watched_path, cli->watched_path_size, "%s", o->path);
+	/* no --topology: the snapshot `record` saved beside the trace; 'flat': none */
+	if (ro.topology && !strcmp(ro.topology, "flat") && access("flat", F_OK))
+		ro.topology = NULL;
+	else
+		ro.topology_beside = !ro.topology;
 	ret = sr_run_open(r, &ro, &err);
 	if (!ret)
 		ret = sr_run_exec(r, &err);

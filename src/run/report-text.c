@@ -59,8 +59,9 @@ static void print_trace(const struct sr_run *r, FILE *f)
 		path ? path : "?", rel ? rel : "?", i->nr_cpus,
 		(double)(i->last_ts - i->first_ts) / 1e9, (double)i->first_ts / 1e9,
 		clock ? clock : "?");
-	fprintf(f, "Topology: %s%s%s\n", sr_topo_source_name(r->topo.source),
-		r->opts.topology ? " from " : "", topo ? topo : "");
+	fprintf(f, "Topology: %s%s%s%s\n", sr_topo_source_name(r->topo.source),
+		r->opts.topology ? " from " : "", topo ? topo : "",
+		r->opts.topology_beside ? " (found beside the trace; --topology overrides)" : "");
 	fprintf(f, "Policies: %s\n", note ? note : "?");
 	if (r->nr_affinity || r->state.affinity_broken)
 		fprintf(f, "Affinity: %d task(s) given a mask (snapshot, --affinity), %" PRIu64

@@ -269,8 +269,9 @@ static json_t *cpus_json(const struct sr_run *r)
 static json_t *topology_json(const struct sr_run *r)
 {
 	const struct sr_machine *m = &r->machine;
-	json_t *o = json_pack("{s:s, s:o, s:i, s:i}", "source",
+	json_t *o = json_pack("{s:s, s:o, s:b, s:i, s:i}", "source",
 			      sr_topo_source_name(r->topo.source), "given", sr_json_str(r->opts.topology),
+			      "beside_trace", r->opts.topology_beside,
 			      "cpus", r->topo.nr_cpus, "nodes", r->topo.nr_nodes);
 
 	if (o && r->opts.topology)

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include "policy.h"
 #include "run.h"
 #include "run-priv.h"
@@ -300,6 +301,25 @@ static bool patches_unmodelled(const struct sr_run *r)
 	       (pack >= 0 && r->ref.knobs.vcpu_pack != pack);
 }
 
+/*
+ * The snapshot `schedreplay record -o TRACE` saved beside the trace
+ * (TRACE.machine/), when the caller asks for it and gave no topology: the
+ * machine that recorded the trace, which batch finds the same way.
+ */
+static void topology_beside(struct sr_run *r)
+{
+	struct stat st;
+
+	if (!r->opts.topology_beside || r->opts.topology || !r->opts.path ||
+	    snprintf(r->found_topology, sizeof(r->found_topology), "%s.machine",
+		     r->opts.path) >= (int)sizeof(r->found_topology))
+		return;
+	if (!stat(r->found_topology, &st) && S_ISDIR(st.st_mode))
+		r->opts.topology = r->found_topology;
+	else
+		r->opts.topology_beside = false;
+}
+
 int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_trace_info *info,
 		struct sr_err *err)
 {
@@ -308,6 +328,7 @@ int sr_run_init(struct sr_run *r, const struct sr_run_opts *o, const struct sr_t
 	int ret;
 
 	r->opts = *o;
+	topology_beside(r);
 	r->filtered = any_filter(&o->an.filter);
 	r->info = info;
 	ret = sr_run_setup_topology(r, err);
