@@ -147,4 +147,14 @@ cp fixtures/hackbench-pipe.dat "$tmp/hp.dat" && cp -r fixtures/machine-local "$t
 		"$tmp/b1.json" "$tmp/hp.dat.machine" && ok || bad "TRACE.machine/ beside the trace not taken as its topology"
 "$bin" analyze "$tmp/hp.dat" --topology flat --format text -o "$tmp/f.txt" 2>/dev/null &&
 	grep -q "^Topology: assumed-flat$" "$tmp/f.txt" && ok || bad "--topology flat beside a snapshot"
+# A snapshot beside the trace that does not fit it: exit 2, one line naming where it was found.
+cp fixtures/qemu/numa2-2s4c2t/hb_pipe.dat "$tmp/w.dat" && cp -r fixtures/machine-local "$tmp/w.dat.machine"
+"$bin" analyze "$tmp/w.dat" -o /dev/null 2>"$tmp/w.err"; rc=$?
+[ $rc = 2 ] && grep -q "w.dat.machine describes 2 CPUs but the trace has 16 (the snapshot found beside" \
+	"$tmp/w.err" && [ "$(wc -l <"$tmp/w.err")" = 1 ] && ok || bad "misfit snapshot beside the trace: rc $rc"
+rm -rf "$tmp/w.dat.machine" && mkdir "$tmp/w.dat.machine"
+"$bin" analyze "$tmp/w.dat" -o /dev/null 2>"$tmp/w.err"; rc=$?
+[ $rc = 2 ] && grep -q "not a machine snapshot (the snapshot found beside the trace" "$tmp/w.err" &&
+	"$bin" analyze "$tmp/w.dat" --topology flat -o /dev/null 2>/dev/null && ok ||
+	bad "empty snapshot dir beside the trace: rc $rc"
 finish cli

@@ -108,11 +108,21 @@ int sr_run_setup_topology(struct sr_run *r, struct sr_err *err)
 			     setup_affinity(r, err);
 	}
 	ret = sr_topo_load(&r->topo, &r->machine, r->opts.topology, era, err);
+	if (ret && r->opts.topology_beside && err) {
+		char why[sizeof(err->msg)];
+
+		snprintf(why, sizeof(why), "%s", err->msg);
+		return sr_err_set(err, ret, "%s (the snapshot found beside the trace; --topology "
+				  "names another, --topology flat none)", why);
+	}
 	if (ret)
 		return ret;
 	if (r->topo.nr_cpus != r->info->nr_cpus)
-		return sr_err_set(err, -EINVAL, "--topology describes %d CPUs but the trace has %d",
-				  r->topo.nr_cpus, r->info->nr_cpus);
+		return sr_err_set(err, -EINVAL, "%s describes %d CPUs but the trace has %d%s",
+				  r->opts.topology_beside ? r->opts.topology : "--topology",
+				  r->topo.nr_cpus, r->info->nr_cpus, r->opts.topology_beside ?
+				  " (the snapshot found beside the trace; --topology names another, "
+				  "--topology flat none)" : "");
 	check_machine(r);
 	return setup_affinity(r, err);
 }
