@@ -285,6 +285,33 @@ void sr_st_llc_idle_moved(struct sr_state *s, int cpu, bool idle)
 	s->cpu[cpu].counted_idle = idle;
 }
 
+/*
+ * update_idle_cpu_scan() on @sd (the LLC domain) from the state's util now:
+ * the sum update_sd_lb_stats() hands it is every CPU's cpu_util_cfs()
+ * (kernel/sched/fair.c, 6.0 - 6.18, commit 70fb5ccf2ebb).
+ */
+static int scan_from_util(struct sr_state *s, const struct sr_domain *sd)
+{
+	uint64_t sum = 0;
+	int c;
+
+	sr_for_each_cpu(c, &sd->span) {
+		sr_st_cpu_advance(s, c, s->now);
+		sum += cpu_util_cfs(&s->rq[c]);
+	}
+	return sr_update_idle_cpu_scan((unsigned long)sum, (int)sd->span_weight,
+				       (int)sd->imbalance_pct, NULL);
+}
+
+/* The budget a balance of @llc (its first CPU) would compute now; -1: no LLC domain. */
+int sr_st_llc_scan_now(struct sr_state *s, int llc)
+{
+	const struct sr_domain *sd = sr_highest_flag_domain(s->cfg.topo, llc,
+							    SD_SHARE_PKG_RESOURCES);
+
+	return sd ? scan_from_util(s, sd) : -1;
+}
+
 /* The budget was (re)computed at @ts: the balancer's pace counts from there. */
 static void scan_restart(struct sr_llc_scan *sc, uint64_t ts)
 {
@@ -303,8 +330,6 @@ static void update_nr_idle_scan(struct sr_state *s, int llc)
 	const struct sr_topo *t = s->cfg.topo;
 	const struct sr_domain *sd = sr_highest_flag_domain(t, llc, SD_SHARE_PKG_RESOURCES);
 	struct sr_llc_scan *sc = &s->scan[llc];
-	uint64_t sum = 0;
-	int c;
 
 	if (!sd) {
 		sc->value = -1;
@@ -322,12 +347,7 @@ static void update_nr_idle_scan(struct sr_state *s, int llc)
 	}
 	if (!llc_balanced(s, sd, sc))
 		return;
-	sr_for_each_cpu(c, &sd->span) {
-		sr_st_cpu_advance(s, c, s->now);
-		sum += cpu_util_cfs(&s->rq[c]);
-	}
-	sc->value = sr_update_idle_cpu_scan((unsigned long)sum, (int)sd->span_weight,
-					    (int)sd->imbalance_pct, NULL);
+	sc->value = scan_from_util(s, sd);
 	scan_restart(sc, s->now);
 	sc->read = 0;
 }

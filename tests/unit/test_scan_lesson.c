@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The SIS_UTIL budget a kernel's choice teaches (src/state/follow.c), on an
+ * LLC of 16 (8 cores of 2 threads) where the budget can sit far from what
+ * the LLC's util gives: a lesson is taken only within SCAN_LESSON_SLACK of
+ * update_idle_cpu_scan() on the state's util now, through sr_state_event()
+ * as a trace feeds it.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include "state-fx.h"
+
+static struct fx *fx_llc16(void)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	struct sr_state_cfg cfg = { 0 };
+
+	assert_non_null(f);
+	assert_int_equal(sr_topo_from_spec(&f->topo, "cores-per-llc=8,threads=2", SR_ERA_511), 0);
+	cfg.nr_cpus = 16;
+	cfg.migration_cost_ns = 500000;
+	cfg.hz = 250;
+	cfg.has_waking = true;
+	cfg.nr_policies = 1;
+	cfg.topo = &f->topo;
+	cfg.hooks = (struct sr_state_hooks){ .data = f, .placement = h_place };
+	assert_int_equal(sr_state_init(&f->s, &cfg), 0);
+	return f;
+}
+
+/* A reference of answer @cpu on LLC 0 whose other budgets give @no_scan / @full (-1: none). */
+static struct sr_ref scan_ref(int cpu, int no_scan, int no_budget, int full, int full_budget)
+{
+	return (struct sr_ref){ .valid = true, .cpu = { (int16_t)cpu, (int16_t)cpu },
+		.recent_used_cpu = { -1, -1 }, .cleared_idle_cores = { -1, -1 },
+		.no_scan_cpu = { (int16_t)no_scan, (int16_t)no_scan },
+		.no_scan_budget = { (int16_t)no_budget, (int16_t)no_budget },
+		.full_scan_cpu = { (int16_t)full, (int16_t)full },
+		.full_scan_budget = { (int16_t)full_budget, (int16_t)full_budget },
+		.scan_llc = { 0, 0 }, .cores_no_scan_cpu = { -1, -1 }, .wide_alt_cpu = -1 };
+}
+
+/* 200 woken on CPU 0 by 100 at @ts, the kernel choosing @cpu, then asleep again on 0. */
+static void wake_200(struct fx *f, uint64_t ts, int cpu)
+{
+	waking(f, ts, 0, 200, "sleeper", 0, 100, false);
+	wakeup(f, ts + 100, cpu, 200, cpu);
+	sw(f, ts + 1000, cpu, cpu ? 0 : 100, cpu ? "" : "hog", 200, "sleeper");
+	sw(f, ts + 2000, cpu, 200, "sleeper", cpu ? 0 : 100, cpu ? "" : "hog");
+}
+
+/*
+ * A quiet LLC: the util gives the whole LLC (16).  The kernel kept the
+ * wakee on prev, which a budget of at most 1 answers: 15 from what the
+ * util gives, another cause is likelier, and the budget stays.  At most
+ * 12 is within the slack: taken.  The answer stays labelled as estimated.
+ */
+static void test_far_no_scan_lesson(void **state)
+{
+	struct fx *f = fx_llc16();
+
+	sw(f, 500, 0, 0, "", 200, "sleeper");
+	sw(f, 1000, 0, 200, "sleeper", 100, "hog");
+	assert_int_equal(sr_st_llc_scan_now(&f->s, 0), 16);
+	f->next_ref = scan_ref(5, 0, 1, -1, 0);
+	wake_200(f, 3000, 0);
+	assert_int_equal(f->nr_placements, 1);
+	assert_true(f->ctx.llc[0].nr_idle_scan_estimated);
+	assert_int_equal(f->s.scan[0].value, 16);
+	f->next_ref = scan_ref(5, 0, 12, -1, 0);
+	wake_200(f, 10000, 0);
+	assert_int_equal(f->s.scan[0].value, 12);
+	fx_free(f);
+}
+
+/*
+ * Sixteen hogs for 400 ms: the util gives 0.  The kernel took a CPU that
+ * only a budget of at least 10 reaches: refused; at least 3: taken.
+ */
+static void test_far_full_scan_lesson(void **state)
+{
+	struct fx *f = fx_llc16();
+
+	sw(f, 500, 0, 0, "", 200, "sleeper");
+	sw(f, 1000, 0, 200, "sleeper", 100, "hog");
+	for (int c = 1; c < 16; c++)
+		sw(f, 1000, c, 0, "", 100 + c, "hog");
+	f->next_ref = scan_ref(5, -1, 0, 0, 10);
+	wake_200(f, 400000000, 0);
+	assert_int_equal(f->nr_placements, 1);
+	assert_int_equal(f->ctx.llc[0].nr_idle_scan, 0);
+	assert_int_equal(sr_st_llc_scan_now(&f->s, 0), 0);
+	assert_int_equal(f->s.scan[0].value, 0);
+	f->next_ref = scan_ref(5, -1, 0, 0, 3);
+	wake_200(f, 400010000, 0);
+	assert_int_equal(f->nr_placements, 2);
+	assert_int_equal(f->s.scan[0].value, 3);
+	fx_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_far_no_scan_lesson),
+		cmocka_unit_test(test_far_full_scan_lesson),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
