@@ -12,13 +12,18 @@
 #include <cmocka.h>
 #include "state-fx.h"
 
-static struct fx *fx_llc16(void)
+/* One LLC of 16: 8 cores of 2 threads (@flat: 16 CPUs, a machine assumed flat). */
+static struct fx *fx_llc16_of(bool flat)
 {
 	struct fx *f = calloc(1, sizeof(*f));
 	struct sr_state_cfg cfg = { 0 };
 
 	assert_non_null(f);
-	assert_int_equal(sr_topo_from_spec(&f->topo, "cores-per-llc=8,threads=2", SR_ERA_511), 0);
+	if (flat)
+		assert_int_equal(sr_topo_flat(&f->topo, 16, SR_ERA_511), 0);
+	else
+		assert_int_equal(sr_topo_from_spec(&f->topo, "cores-per-llc=8,threads=2",
+						   SR_ERA_511), 0);
 	cfg.nr_cpus = 16;
 	cfg.migration_cost_ns = 500000;
 	cfg.hz = 250;
@@ -28,6 +33,11 @@ static struct fx *fx_llc16(void)
 	cfg.hooks = (struct sr_state_hooks){ .data = f, .placement = h_place };
 	assert_int_equal(sr_state_init(&f->s, &cfg), 0);
 	return f;
+}
+
+static struct fx *fx_llc16(void)
+{
+	return fx_llc16_of(false);
 }
 
 /* A reference of answer @cpu on LLC 0 whose other budgets give @no_scan / @full (-1: none). */
@@ -100,11 +110,31 @@ static void test_far_full_scan_lesson(void **state)
 	fx_free(f);
 }
 
+/*
+ * A machine assumed flat (no topology recorded): the budget formula over
+ * an LLC it may not have says nothing, and the far lesson is taken.
+ */
+static void test_assumed_flat_takes_lesson(void **state)
+{
+	struct fx *f = fx_llc16_of(true);
+
+	assert_int_equal(f->topo.source, SR_TOPO_ASSUMED_FLAT);
+	sw(f, 500, 0, 0, "", 200, "sleeper");
+	sw(f, 1000, 0, 200, "sleeper", 100, "hog");
+	assert_int_equal(sr_st_llc_scan_now(&f->s, 0), 16);
+	f->next_ref = scan_ref(5, 0, 1, -1, 0);
+	wake_200(f, 3000, 0);
+	assert_int_equal(f->nr_placements, 1);
+	assert_int_equal(f->s.scan[0].value, 1);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_far_no_scan_lesson),
 		cmocka_unit_test(test_far_full_scan_lesson),
+		cmocka_unit_test(test_assumed_flat_takes_lesson),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
