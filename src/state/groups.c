@@ -166,7 +166,11 @@ void sr_st_group_load(struct sr_state *s, struct sr_task *t, int cpu, double del
 
 /*
  * Move @t to group @g (NULL: root): sched_move_task() dequeues it, moves
- * its load from one cfs_rq to the other and enqueues it again.
+ * its load from one cfs_rq to the other and enqueues it again.  What moves
+ * is its load as of now: the dequeue (dequeue_entity()) or, asleep,
+ * detach_entity_cfs_rq() first brings se.avg up to date (update_load_avg(),
+ * 6.1 and 6.12).  The state's may be stale: a task running since it was
+ * first seen has had no update.
  */
 static void set_group(struct sr_state *s, struct sr_task *t, struct sr_group *g, bool known)
 {
@@ -176,6 +180,7 @@ static void set_group(struct sr_state *s, struct sr_task *t, struct sr_group *g,
 	t->grp_known = known;
 	if (t->grp == g)
 		return;
+	sr_st_task_pelt(s, t, s->now);
 	if (queued)
 		sr_st_rq_account(s, t, cpu, -1);
 	sr_st_blocked_load(s, t, cpu, -1);

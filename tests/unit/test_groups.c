@@ -226,6 +226,24 @@ static void test_idle_cpu_holds_group_load(void **state)
 	fx_free(f);
 }
 
+/*
+ * c, a root task busy on CPU 2 for a second, joins the group: its load,
+ * brought up to date, leaves the root's cfs_rq there for the group's.
+ */
+static void test_attach_moves_current_load(void **state)
+{
+	struct fx *f = busy_group(NULL);
+	struct sr_group *g;
+
+	attach(f, 1000004000, 102, 28);
+	g = sr_state_task(&f->s, 102)->grp;
+	assert_non_null(g);
+	assert_int_equal(g->weight[2], 1024);
+	assert_in_range(g->load[2], 1000.0, 1024.0);
+	assert_true(f->s.cpu[2].load_avg < 30.0);
+	fx_free(f);
+}
+
 /* The autogroup probe: setsid() puts the caller in a group of its own, nice 0, known. */
 static void test_autogroup_probe(void **state)
 {
@@ -256,6 +274,7 @@ int main(void)
 		cmocka_unit_test(test_migration_propagates),
 		cmocka_unit_test(test_h_load_cache_holds_groups),
 		cmocka_unit_test(test_idle_cpu_holds_group_load),
+		cmocka_unit_test(test_attach_moves_current_load),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
