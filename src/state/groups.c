@@ -33,6 +33,7 @@ static void group_free(struct sr_group *g)
 	free(g->weight);
 	free(g->ts);
 	free(g->chg);
+	free(g->se_w);
 	free(g);
 }
 
@@ -50,7 +51,8 @@ static struct sr_group *group_new(struct sr_state *s, int64_t key)
 	g->weight = calloc(n, sizeof(*g->weight));
 	g->ts = calloc(n, sizeof(*g->ts));
 	g->chg = calloc(n, sizeof(*g->chg));
-	if (!g->cpu || !g->load || !g->run || !g->weight || !g->ts || !g->chg) {
+	g->se_w = calloc(n, sizeof(*g->se_w));
+	if (!g->cpu || !g->load || !g->run || !g->weight || !g->ts || !g->chg || !g->se_w) {
 		group_free(g);
 		return NULL;
 	}
@@ -116,39 +118,56 @@ static void group_advance(struct sr_state *s, struct sr_group *g, int cpu)
 		g->ts[cpu] = now;
 }
 
+static void group_reweight(struct sr_state *s, struct sr_group *g, int cpu);
+
 void sr_st_group_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
 {
 	struct sr_group *g = t->grp;
+	bool keep = s->cfg.delayed_dequeue && sign < 0 && g->weight[cpu] <= t->v.weight;
 
 	group_advance(s, g, cpu);
 	g->chg[cpu] = s->now;
+	if (keep)
+		group_reweight(s, g, cpu);	/* the last while queued: kept, 66951e4860d3 */
 	if (sign > 0)
 		g->weight[cpu] += t->v.weight;
 	else
 		g->weight[cpu] -= g->weight[cpu] >= t->v.weight ? t->v.weight : g->weight[cpu];
+	if (!keep)
+		group_reweight(s, g, cpu);
 }
 
 /*
- * A task's load attached to the group's cfs_rq on @cpu reaches the group
- * entity: attach_entity_load_avg() passes the task's load_sum on
- * (add_tg_cfs_propagate()), and update_tg_cfs_load() adds it to the
- * entity's runnable sum, clipped at the PELT divider — the group is taken
- * to have been runnable there as long as the task was (0e2d2aaaae52
- * "sched/fair: Rewrite PELT migration propagation", 4.15; the same in 6.1
- * and 6.12).  A new task's load_sum is the whole divider: its group entity
- * is at once fully runnable.  The state's run fraction jumps likewise.  A
- * detach's estimate (the cfs_rq's load_sum per queued weight, at least the
- * entity's running sum) needs the group's util, not followed: the fraction
- * decays instead (against the rqs probes that estimate without the running
- * sum does worse).  Measured by the rqs probes (--probes-measure-only) on
- * srrec_cgroup-own.dat, root load_avg of busy CPUs within 20 %: 61.0 ->
- * 64.7 % (6.12), 56.1 -> 59.1 % (6.1).
+ * A task's load attached to or detached from the group's cfs_rq on @cpu
+ * reaches the group entity: attach_entity_load_avg() / detach_entity_load_avg()
+ * (or a removed load, update_cfs_rq_load_avg()) pass the task's load_sum on
+ * (add_tg_cfs_propagate()), and update_tg_cfs_load() sets the entity's
+ * runnable sum from it (0e2d2aaaae52 "sched/fair: Rewrite PELT migration
+ * propagation", 4.15; the same in 6.1 and 6.12).  An attach adds it,
+ * clipped at the PELT divider: the group is taken to have been runnable
+ * there as long as the task was (a new task's load_sum is the whole
+ * divider).  A detach estimates the rest by "all tasks equally runnable":
+ * the cfs_rq's load_sum per queued weight, never above the entity's own —
+ * and, with nothing queued, 0: the entity keeps only its running sum, the
+ * group's util there (update_tg_cfs_util() ran first), which the state
+ * does not follow; its bound, the group's blocked load per NICE_0_LOAD
+ * (a nice-0 task's util is at most its load), stands for it.
+ * Measured by the rqs probes (--probes-measure-only) on
+ * srrec_cgroup-own.dat, root load_avg of busy CPUs within 20 %: the attach,
+ * 61.0 -> 64.7 % (6.12), 56.1 -> 59.1 % (6.1); the detach, with the blocked
+ * entity's weight kept (group_reweight()), see there.
  */
 static void group_propagate(struct sr_group *g, int cpu, const struct sr_task *t, double delta)
 {
-	double frac;
+	double frac, est;
 
-	if (delta <= 0 || !t->v.weight)
+	if (delta < 0) {
+		est = g->load[cpu] / (double)(g->weight[cpu] ? g->weight[cpu] : SR_NICE_0_LOAD);
+		if (est < g->run[cpu])
+			g->run[cpu] = est;
+		return;
+	}
+	if (!delta || !t->v.weight)
 		return;
 	frac = delta / (double)t->v.weight;
 	g->run[cpu] = g->run[cpu] + frac < 1.0 ? g->run[cpu] + frac : 1.0;
@@ -333,6 +352,47 @@ static unsigned long group_se_shares(struct sr_state *s, const struct sr_group *
 			    s->cfg.shares_by_weight);
 }
 
+/*
+ * update_cfs_group() (since 4.15; 6.1, 6.12): the kernel sets a group
+ * entity's weight to calc_group_shares() only when it updates the entity
+ * with its group — at each enqueue and dequeue of one of the group's tasks
+ * on that CPU (enqueue_entity() / dequeue_entity(), or the parents' loop
+ * of enqueue_task_fair() / dequeue_task_fair()) and at the tick of the
+ * running one (entity_tick()).  Blocked (its group's cfs_rq empty), the
+ * entity keeps the weight of its last reweight, and its load_avg decays at
+ * it (reweight_entity() rescales load_avg to the new weight, 1ea6c46a23f1
+ * "sched/fair: Propagate an effective runnable_load_avg", 4.15; nothing
+ * after).  Which is the last: up to 6.12.y's backport of 66951e4860d3
+ * ("sched/fair: Fix update_cfs_group() vs DELAY_DEQUEUE", v6.14; fixes
+ * 152e11f6df29, the DELAY_DEQUEUE of 6.12) the dequeue that empties the
+ * cfs_rq reweights it once more, by that cfs_rq's load_avg alone; with it
+ * update_cfs_group() returns on an empty cfs_rq and the weight is the one
+ * of the update before (the last enqueue, dequeue or tick), taken here as
+ * the shares with the leaving task still queued.  The state takes the
+ * kernels with DELAY_DEQUEUE to have it (6.12.117 of the fixtures does:
+ * against the probes below, idle CPUs 65.0 -> 73.4 %).
+ * A queued entity's weight is read as now: the state does not follow the
+ * ticks, and its tasks' enqueues and dequeues come often.
+ * Against the rqs reads on srrec_cgroup-own.dat (--probes-measure-only),
+ * root load_avg within 20 % — busy / idle CPUs, task_h_load(), this with
+ * the detach's estimate of group_propagate(); either alone did worse:
+ * 6.1  62.2 / 63.5 -> 64.3 / 67.9 %, 70.1 -> 69.0 %;
+ * 6.12 65.7 / 63.1 -> 68.0 / 73.4 %, 71.8 -> 72.2 %.
+ */
+static void group_reweight(struct sr_state *s, struct sr_group *g, int cpu)
+{
+	g->se_w[cpu] = group_se_shares(s, g, cpu, group_tg_load(s, g));
+}
+
+/* The group entity's weight now: of its last reweight while blocked, else the current. */
+static unsigned long group_se_weight(struct sr_state *s, const struct sr_group *g, int cpu,
+				     double tg_load)
+{
+	if (!g->weight[cpu] && g->se_w[cpu])
+		return g->se_w[cpu];
+	return group_se_shares(s, g, cpu, tg_load);
+}
+
 static unsigned long group_se_load(struct sr_state *s, const struct sr_group *g, int cpu,
 				   unsigned long shares)
 {
@@ -358,7 +418,7 @@ void sr_st_groups_fill(struct sr_state *s)
 		g->tg.load_weight = (int)(tg_load + 0.5);
 		for (int c = 0; c < s->cfg.nr_cpus; c++) {
 			struct sr_tg_cpu *q = &g->cpu[c];
-			unsigned long shares = group_se_shares(s, g, c, tg_load);
+			unsigned long shares = group_se_weight(s, g, c, tg_load);
 
 			*q = (struct sr_tg_cpu){
 				.load_weight = g->weight[c], .rq_weight = g->weight[c],
@@ -384,7 +444,7 @@ unsigned long sr_st_groups_se_load(struct sr_state *s, int cpu)
 	for (int i = 0; i < s->nr_groups; i++) {
 		struct sr_group *g = s->groups[i];
 
-		sum += group_se_load(s, g, cpu, group_se_shares(s, g, cpu, group_tg_load(s, g)));
+		sum += group_se_load(s, g, cpu, group_se_weight(s, g, cpu, group_tg_load(s, g)));
 	}
 	return sum;
 }

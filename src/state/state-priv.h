@@ -110,6 +110,7 @@ struct sr_group {
 	unsigned long *weight;		/* queued weight now (my_q->load.weight) */
 	uint64_t *ts;			/* PELT time per CPU */
 	uint64_t *chg;			/* last change of weight or load per CPU */
+	unsigned long *se_w;		/* group entity's weight at its last reweight, 0: none */
 };
 
 /*

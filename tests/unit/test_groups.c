@@ -227,6 +227,88 @@ static void test_idle_cpu_holds_group_load(void **state)
 }
 
 /*
+ * b sleeps on CPU 1: the dequeue reweights its group's entity there for
+ * the last time (update_cfs_group(): about half the shares).  c, a root
+ * task busy on CPU 2, then joins the group: tg->load_avg grows by its
+ * load, but the blocked entity on CPU 1 keeps its weight, and a placement
+ * reads CPU 1's root load at it — not at the third it would be now.
+ */
+static void test_blocked_entity_keeps_weight(void **state)
+{
+	struct fx *f = busy_group(NULL);
+	const struct sr_tg_cpu *q;
+
+	sw(f, 1000003000, 1, 101, "b", 0, "");
+	attach(f, 1000004000, 102, 28);
+	sw(f, 1000005000, 3, 103, "d", 0, "");
+	waking(f, 1000006000, 0, 103, "d", 3, 100, false);
+	q = &sr_state_task(&f->s, 101)->grp->cpu[1];
+	assert_in_range(q->se_weight, 480, 530);
+	assert_in_range(q->se_load_avg, q->se_weight - 10, q->se_weight);
+	assert_int_equal(f->ctx.rq[1].group_load_avg, q->se_load_avg);
+	/* a queued entity's weight is the current one: CPU 0's now a third */
+	assert_in_range(sr_state_task(&f->s, 100)->grp->cpu[0].se_weight, 320, 360);
+	fx_free(f);
+}
+
+/*
+ * b, asleep on CPU 1, wakes onto CPU 3: its load leaves the group's cfs_rq
+ * on CPU 1, now empty, and update_tg_cfs_load() leaves the group entity
+ * there only its running sum, nothing of the group's load being left: the
+ * root load a placement reads on CPU 1 drops from about half the shares to
+ * about nothing.
+ */
+static void test_detach_empties_entity(void **state)
+{
+	struct fx *f = busy_group(NULL);
+
+	sw(f, 1000003000, 1, 101, "b", 0, "");
+	sw(f, 1000004000, 3, 103, "d", 0, "");
+	waking(f, 1000005000, 0, 103, "d", 3, 100, false);
+	assert_in_range(f->ctx.rq[1].group_load_avg, 470, 530);
+	waking(f, 1000006000, 0, 101, "b", 3, 100, false);
+	migrate(f, 1000006000, 0, 101, 1, 3, 100);
+	wakeup(f, 1000007000, 0, 101, 3);
+	sw(f, 1000008000, 3, 0, "", 101, "b");
+	sw(f, 1000009000, 2, 102, "c", 0, "");
+	waking(f, 1000010000, 0, 102, "c", 2, 100, false);
+	assert_in_range(f->ctx.rq[1].group_load_avg, 0, 5);
+	fx_free(f);
+}
+
+/*
+ * b sleeps on CPU 1 for a second, its load decays to nearly nothing, then
+ * runs there 1 ms and sleeps again.  The dequeue that empties the group's
+ * cfs_rq reweights its entity by that small load_avg on 6.1; with
+ * DELAY_DEQUEUE, 66951e4860d3 skips it and the entity keeps the weight of
+ * the update before, taken while b was queued (its weight counted): about
+ * half the shares.
+ */
+static unsigned long short_run_weight(bool delayed_dequeue)
+{
+	const struct sr_state_cfg cfg = { .delayed_dequeue = delayed_dequeue };
+	struct fx *f = busy_group(&cfg);
+	unsigned long w;
+
+	sw(f, 1000003000, 1, 101, "b", 0, "");
+	waking(f, 2000000000, 0, 101, "b", 1, 100, false);
+	wakeup(f, 2000001000, 0, 101, 1);
+	sw(f, 2000002000, 1, 0, "", 101, "b");
+	sw(f, 2001002000, 1, 101, "b", 0, "");
+	sw(f, 2001003000, 3, 103, "d", 0, "");
+	waking(f, 2001004000, 0, 103, "d", 3, 100, false);
+	w = sr_state_task(&f->s, 101)->grp->cpu[1].se_weight;
+	fx_free(f);
+	return w;
+}
+
+static void test_emptying_dequeue_by_era(void **state)
+{
+	assert_in_range(short_run_weight(false), 2, 60);
+	assert_in_range(short_run_weight(true), 480, 530);
+}
+
+/*
  * c, a root task busy on CPU 2 for a second, joins the group: its load,
  * brought up to date, leaves the root's cfs_rq there for the group's.
  */
@@ -275,6 +357,9 @@ int main(void)
 		cmocka_unit_test(test_h_load_cache_holds_groups),
 		cmocka_unit_test(test_idle_cpu_holds_group_load),
 		cmocka_unit_test(test_attach_moves_current_load),
+		cmocka_unit_test(test_blocked_entity_keeps_weight),
+		cmocka_unit_test(test_detach_empties_entity),
+		cmocka_unit_test(test_emptying_dequeue_by_era),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
