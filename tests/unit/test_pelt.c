@@ -369,6 +369,42 @@ static void test_moved_sleeper_attached_at_enqueue(void **state)
 }
 
 /*
+ * Attached whole: migrate_task_rq_fair() zeroed se->avg.last_update_time, so
+ * the enqueue ages neither the task nor what attach_entity_load_avg() adds,
+ * however late the wakelist's IPI comes.  The next placement reads CPU 0
+ * with all of it, not the ~2/3 left after 20 ms of decay.
+ */
+static void test_late_attach_adds_it_whole(void **state)
+{
+	struct fx *f = fx_new();
+	const struct sr_task *t;
+	unsigned long held_load, held_util;
+
+	(void)state;
+	sleeper_on_2(f);
+	sw(f, 402 * MS, 1, 0, "swapper/1", 300, "t300");
+	sw(f, 402 * MS, 3, 0, "swapper/3", 500, "t500");	/* a sleeper to place later */
+	sw(f, 402 * MS + 100, 3, 500, "t500", 0, "swapper/3");
+	waking(f, 403 * MS, 1, 200, "t200", 0, 300, false);
+	migrate(f, 403 * MS + 10, 1, 200, 2, 0, 300);
+	t = sr_state_task(&f->s, 200);
+	assert_non_null(t);
+	held_load = t->v.load_avg;
+	held_util = t->v.util_avg;
+	assert_true(held_load > 500);
+	wakeup(f, 423 * MS, 0, 200, 0);			/* the IPI, 20 ms on */
+	assert_int_equal(t->v.load_avg, held_load);	/* not aged while in flight */
+	assert_true(load_read(f, 0) + 2 >= held_load);
+	assert_true(util_read(f, 0) + 2 >= held_util);
+	/* the state's path to the model: the next placement reads it so */
+	f->nr_placements = 0;
+	waking(f, 423 * MS + 100, 1, 500, "t500", 3, 300, false);
+	assert_int_equal(f->nr_placements, 1);
+	assert_true(f->ctx.rq[0].load_avg + 2 >= held_load);
+	fx_free(f);
+}
+
+/*
  * A balancer moves only queued tasks; one the trace shows asleep was left
  * queued by 6.12's delayed dequeue, and attach_task() enqueues it on the
  * puller at once: its load is in that cfs_rq without a wakeup (measured on
@@ -585,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_dead_task_leaves_at_idle_tick),
 		cmocka_unit_test(test_wakeup_move_updates_early),
 		cmocka_unit_test(test_moved_sleeper_attached_at_enqueue),
+		cmocka_unit_test(test_late_attach_adds_it_whole),
 		cmocka_unit_test(test_pulled_sleeper_attached_at_once),
 		cmocka_unit_test(test_tick_lateness_capped),
 		cmocka_unit_test(test_h_load_cached_per_jiffy),
