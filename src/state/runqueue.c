@@ -438,8 +438,10 @@ static void task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state 
 	/* task_dead_fair() only queues the removal for that CPU's next update */
 	if (!update || !sr_st_cpu_ok(s, t->v.cpu) || st == SR_T_DEAD)
 		return;
-	if (st == SR_T_SLEEPING && !enqueued)
-		sr_st_cpu_kupdate_early(s, t->v.cpu);	/* a wakeup's move: enqueued later */
+	if (st == SR_T_SLEEPING && !enqueued && moved)
+		sr_st_cpu_moved_in(s, t->v.cpu);	/* a wakeup's move: enqueued later */
+	else if (st == SR_T_SLEEPING && !enqueued)
+		sr_st_cpu_kupdate_early(s, t->v.cpu);
 	else
 		sr_st_cpu_kupdate(s, t->v.cpu);
 }

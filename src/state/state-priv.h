@@ -363,6 +363,7 @@ void sr_st_task_avgs(struct sr_task *t);
 uint64_t sr_st_cpu_k_time(const struct sr_state *s, int cpu);
 void sr_st_cpu_kupdate(struct sr_state *s, int cpu);
 void sr_st_cpu_kupdate_early(struct sr_state *s, int cpu);
+void sr_st_cpu_moved_in(struct sr_state *s, int cpu);
 void sr_st_h_load_read(struct sr_state *s, int cpu);
 void sr_st_group_member(struct sr_state *s, struct sr_task *t);
 /* @update: as for sr_st_task_switch_out() */

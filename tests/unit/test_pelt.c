@@ -308,13 +308,31 @@ static void test_dead_task_leaves_at_idle_tick(void **state)
 	fx_free(f);
 }
 
+/* CPU 3 runs a task with another queued behind it from @ts on: one CPU overloaded. */
+static void overload_one(struct fx *f, uint64_t ts)
+{
+	sw(f, ts, 3, 0, "swapper/3", 113, "runner");
+	waking(f, ts + 1000, 3, 123, "queued", 3, 113, false);
+	wakeup(f, ts + 2000, 3, 123, 3);
+}
+
+/* t200 slept on CPU 2; woken by t300 on CPU 1 and moved to idle CPU 0 at 402 ms. */
+static void move_to_0(struct fx *f)
+{
+	sw(f, 401 * MS + 100000, 2, 0, "swapper/2", 200, "t200");
+	sw(f, 401 * MS + 200000, 2, 200, "t200", 0, "swapper/2");
+	sw(f, 401 * MS + 300000, 1, 0, "swapper/1", 300, "t300");
+	waking(f, 402 * MS, 1, 200, "t200", 0, 300, false);
+	migrate(f, 402 * MS + 10, 1, 200, 2, 0, 300);
+}
+
 /*
  * A sleeper moved onto an idle CPU by its wakeup is attached there at its
  * sched_migrate_task, but the kernel enqueues it — the update that applies
- * a dead task's queued removal — only at its sched_wakeup: until then the
- * target's last seen load, the dead task's included, is kept beside it.
+ * a dead task's queued removal — only at its sched_wakeup: until then
+ * cpu_load() reads the last update, the dead task's load included.
  */
-static void test_wakeup_move_updates_early(void **state)
+static void test_wakeup_move_reads_last_update(void **state)
 {
 	struct fx *f = fx_new();
 	unsigned long seen;
@@ -323,16 +341,31 @@ static void test_wakeup_move_updates_early(void **state)
 	run_then_die(f);
 	seen = load_read(f, 0);
 	assert_true(seen > 1000);
-	/* t200 slept on CPU 2; woken by t300 on CPU 1 and moved to idle CPU 0 */
-	sw(f, 402 * MS, 2, 0, "swapper/2", 200, "t200");
-	sw(f, 403 * MS, 2, 200, "t200", 0, "swapper/2");
-	sw(f, 404 * MS, 1, 0, "swapper/1", 300, "t300");
-	waking(f, 405 * MS, 1, 200, "t200", 0, 300, false);
-	migrate(f, 405 * MS + 10, 1, 200, 2, 0, 300);
+	move_to_0(f);
+	assert_int_equal(load_read(f, 0), seen);	/* no update: the move is none */
+	assert_false(f->s.rq[0].load_refreshed);
+	wakeup(f, 402 * MS + 500, 0, 200, 0);		/* the enqueue: removal applied */
+	assert_true(load_read(f, 0) < seen / 2);
+	fx_free(f);
+}
+
+/*
+ * With one CPU's tasks waiting, its ticks kick the nohz balancer every few
+ * jiffies, which updates idle CPUs' blocked averages: the move's target is
+ * taken as updated lately, the last seen load kept beside the estimate.
+ */
+static void test_wakeup_move_updates_early(void **state)
+{
+	struct fx *f = fx_new();
+
+	(void)state;
+	run_then_die(f);
+	overload_one(f, 401 * MS + 50000);
+	move_to_0(f);
 	assert_true(load_read(f, 0) < 100);		/* the estimate: removal applied */
 	assert_true(f->s.rq[0].load_refreshed);		/* ... an update the kernel may not */
 	assert_true(f->s.rq[0].load_avg_unrefreshed > 1000);	/* have made yet */
-	wakeup(f, 405 * MS + 500, 0, 200, 0);		/* the enqueue: now it has */
+	wakeup(f, 402 * MS + 500, 0, 200, 0);		/* the enqueue: now it has */
 	load_read(f, 0);
 	assert_false(f->s.rq[0].load_refreshed);
 	fx_free(f);
@@ -619,6 +652,7 @@ int main(void)
 		cmocka_unit_test(test_late_ipis_late_ticks),
 		cmocka_unit_test(test_dead_task_leaves_at_next_update),
 		cmocka_unit_test(test_dead_task_leaves_at_idle_tick),
+		cmocka_unit_test(test_wakeup_move_reads_last_update),
 		cmocka_unit_test(test_wakeup_move_updates_early),
 		cmocka_unit_test(test_moved_sleeper_attached_at_enqueue),
 		cmocka_unit_test(test_late_attach_adds_it_whole),
