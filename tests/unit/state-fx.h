@@ -38,15 +38,19 @@ static inline int h_place(void *data, const struct sr_wake_ctx *ctx, struct sr_b
 	return 0;
 }
 
-static inline struct fx *fx_new_cfg(const struct sr_state_cfg *extra)
+/* The fixture on @nr_cpus CPUs of topology @spec (NULL: a machine assumed flat). */
+static inline struct fx *fx_new_on(const char *spec, int nr_cpus, const struct sr_state_cfg *extra)
 {
 	struct fx *f = calloc(1, sizeof(*f));
 	/* the test's own settings, on the fixture's machine and clock */
 	struct sr_state_cfg cfg = extra ? *extra : (struct sr_state_cfg){ 0 };
 
 	assert_non_null(f);
-	assert_int_equal(sr_topo_from_spec(&f->topo, "cores-per-llc=2,threads=2", SR_ERA_511), 0);
-	cfg.nr_cpus = 4;
+	if (spec)
+		assert_int_equal(sr_topo_from_spec(&f->topo, spec, SR_ERA_511), 0);
+	else
+		assert_int_equal(sr_topo_flat(&f->topo, nr_cpus, SR_ERA_511), 0);
+	cfg.nr_cpus = nr_cpus;
 	cfg.migration_cost_ns = 500000;
 	cfg.hz = 250;
 	cfg.has_waking = true;
@@ -136,6 +140,24 @@ static inline void migrate(struct fx *f, uint64_t ts, int cpu, int pid, int from
 static inline void tick_elsewhere(struct fx *f, uint64_t ts)
 {
 	sw(f, ts, 3, 0, "swapper/3", 0, "swapper/3");
+}
+
+static inline struct fx *fx_new_cfg(const struct sr_state_cfg *extra)
+{
+	return fx_new_on("cores-per-llc=2,threads=2", 4, extra);
+}
+
+/* A reference of answer @cpu on LLC 0 whose other budgets give @no_scan / @full (-1: none). */
+static inline struct sr_ref fx_scan_ref(int cpu, int no_scan, int no_budget, int full,
+					int full_budget)
+{
+	return (struct sr_ref){ .valid = true, .cpu = { (int16_t)cpu, (int16_t)cpu },
+		.recent_used_cpu = { -1, -1 }, .cleared_idle_cores = { -1, -1 },
+		.no_scan_cpu = { (int16_t)no_scan, (int16_t)no_scan },
+		.no_scan_budget = { (int16_t)no_budget, (int16_t)no_budget },
+		.full_scan_cpu = { (int16_t)full, (int16_t)full },
+		.full_scan_budget = { (int16_t)full_budget, (int16_t)full_budget },
+		.scan_llc = { 0, 0 }, .cores_no_scan_cpu = { -1, -1 }, .wide_alt_cpu = -1 };
 }
 
 static inline struct fx *fx_new(void)

@@ -735,30 +735,18 @@ static void test_nr_idle_scan_start(void **state)
  * The kernel's choice was an answer another budget gives: the state takes
  * the budget nearest its estimate that gives it, until the next balance.
  */
-/* A reference of answer @cpu on LLC 0 whose other budgets give @no_scan / @full (-1: none). */
-static struct sr_ref scan_ref(int cpu, int no_scan, int no_budget, int full, int full_budget)
-{
-	return (struct sr_ref){ .valid = true, .cpu = { (int16_t)cpu, (int16_t)cpu },
-		.recent_used_cpu = { -1, -1 }, .cleared_idle_cores = { -1, -1 },
-		.no_scan_cpu = { (int16_t)no_scan, (int16_t)no_scan },
-		.no_scan_budget = { (int16_t)no_budget, (int16_t)no_budget },
-		.full_scan_cpu = { (int16_t)full, (int16_t)full },
-		.full_scan_budget = { (int16_t)full_budget, (int16_t)full_budget },
-		.scan_llc = { 0, 0 }, .cores_no_scan_cpu = { -1, -1 }, .wide_alt_cpu = -1 };
-}
-
 static void test_nr_idle_scan_learnt(void **state)
 {
 	struct fx *f = fx_new();
 
 	waker_and_sleeper(f);
-	f->next_ref = scan_ref(2, -1, 0, 3, 2);
+	f->next_ref = fx_scan_ref(2, -1, 0, 3, 2);
 	waking(f, 3000, 0, 101, "wakee", 3, 100, false);
 	wakeup(f, 3100, 0, 101, 3);
 	assert_int_equal(f->s.scan[0].value, 2);
 	sw(f, 3200, 3, 0, "", 101, "wakee");
 	sw(f, 4000, 3, 101, "wakee", 0, "");
-	f->next_ref = scan_ref(1, 3, 1, -1, 0);
+	f->next_ref = fx_scan_ref(1, 3, 1, -1, 0);
 	waking(f, 5000, 0, 101, "wakee", 3, 100, false);
 	wakeup(f, 5100, 0, 101, 3);
 	assert_int_equal(f->s.scan[0].value, 1);
@@ -783,13 +771,13 @@ static void test_learnt_at_selection(void **state)
 	waker_and_sleeper_on(f, 3);
 	sw(f, 1000, 1, 0, "", 102, "other");
 	sw(f, 2000, 1, 102, "other", 0, "");
-	f->next_ref = scan_ref(1, -1, 0, 2, 2);
+	f->next_ref = fx_scan_ref(1, -1, 0, 2, 2);
 	waking(f, 3000, 0, 101, "wakee", 3, 100, false);
 	ev(f, (struct sr_event){ .type = SR_EV_MIGRATE, .ts = 3010, .cpu = 0, .pid = 101,
 				 .prio = 120, .orig_cpu = 3, .dest_cpu = 2, .common_pid = 100 });
 	assert_int_equal(f->s.scan[0].value, 2);
 	f->s.scan[0].value = 3;		/* the sched_wakeup must not follow it again */
-	f->next_ref = scan_ref(1, -1, 0, 2, 2);
+	f->next_ref = fx_scan_ref(1, -1, 0, 2, 2);
 	waking(f, 3020, 0, 102, "other", 1, 100, false);
 	assert_int_equal(f->nr_placements, 2);
 	wakeup(f, 9000, 2, 101, 2);
@@ -808,7 +796,7 @@ static void test_learnt_prev_at_return(void **state)
 	struct fx *f = fx_new();
 
 	waker_and_sleeper_on(f, 3);
-	f->next_ref = scan_ref(1, 3, 1, -1, 0);
+	f->next_ref = fx_scan_ref(1, 3, 1, -1, 0);
 	waking(f, 3000, 0, 101, "wakee", 3, 100, false);
 	assert_int_not_equal(f->s.scan[0].value, 1);
 	sw(f, 3050, 0, 100, "waker", 0, "");
@@ -832,7 +820,7 @@ static void test_both_hints_learnt(void **state)
 	sw(f, 1000, 3, 0, "", 103, "busy");	/* CPU 2 goes idle with its sibling busy */
 	waker_and_sleeper(f);
 	assert_false(f->s.idle_cores_known[0]);
-	f->next_ref = scan_ref(3, -1, 0, -1, 0);
+	f->next_ref = fx_scan_ref(3, -1, 0, -1, 0);
 	f->next_ref.cores_no_scan_cpu[0] = f->next_ref.cores_no_scan_cpu[1] = 2;
 	waking(f, 3000, 0, 101, "wakee", 2, 100, false);
 	wakeup(f, 3100, 0, 101, 2);

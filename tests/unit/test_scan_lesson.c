@@ -15,41 +15,12 @@
 /* One LLC of 16: 8 cores of 2 threads (@flat: 16 CPUs, a machine assumed flat). */
 static struct fx *fx_llc16_of(bool flat)
 {
-	struct fx *f = calloc(1, sizeof(*f));
-	struct sr_state_cfg cfg = { 0 };
-
-	assert_non_null(f);
-	if (flat)
-		assert_int_equal(sr_topo_flat(&f->topo, 16, SR_ERA_511), 0);
-	else
-		assert_int_equal(sr_topo_from_spec(&f->topo, "cores-per-llc=8,threads=2",
-						   SR_ERA_511), 0);
-	cfg.nr_cpus = 16;
-	cfg.migration_cost_ns = 500000;
-	cfg.hz = 250;
-	cfg.has_waking = true;
-	cfg.nr_policies = 1;
-	cfg.topo = &f->topo;
-	cfg.hooks = (struct sr_state_hooks){ .data = f, .placement = h_place };
-	assert_int_equal(sr_state_init(&f->s, &cfg), 0);
-	return f;
+	return fx_new_on(flat ? NULL : "cores-per-llc=8,threads=2", 16, NULL);
 }
 
 static struct fx *fx_llc16(void)
 {
 	return fx_llc16_of(false);
-}
-
-/* A reference of answer @cpu on LLC 0 whose other budgets give @no_scan / @full (-1: none). */
-static struct sr_ref scan_ref(int cpu, int no_scan, int no_budget, int full, int full_budget)
-{
-	return (struct sr_ref){ .valid = true, .cpu = { (int16_t)cpu, (int16_t)cpu },
-		.recent_used_cpu = { -1, -1 }, .cleared_idle_cores = { -1, -1 },
-		.no_scan_cpu = { (int16_t)no_scan, (int16_t)no_scan },
-		.no_scan_budget = { (int16_t)no_budget, (int16_t)no_budget },
-		.full_scan_cpu = { (int16_t)full, (int16_t)full },
-		.full_scan_budget = { (int16_t)full_budget, (int16_t)full_budget },
-		.scan_llc = { 0, 0 }, .cores_no_scan_cpu = { -1, -1 }, .wide_alt_cpu = -1 };
 }
 
 /* 200 woken on CPU 0 by 100 at @ts, the kernel choosing @cpu, then asleep again on 0. */
@@ -62,6 +33,20 @@ static void wake_200(struct fx *f, uint64_t ts, int cpu)
 }
 
 /*
+ * A quiet LLC, whose util gives the whole of it (16); the kernel kept the
+ * sleeper on prev, which a budget of at most 1 answers.
+ */
+static void quiet_llc_kept_on_prev(struct fx *f)
+{
+	sw(f, 500, 0, 0, "", 200, "sleeper");
+	sw(f, 1000, 0, 200, "sleeper", 100, "hog");
+	assert_int_equal(sr_st_llc_scan_now(&f->s, 0), 16);
+	f->next_ref = fx_scan_ref(5, 0, 1, -1, 0);
+	wake_200(f, 3000, 0);
+	assert_int_equal(f->nr_placements, 1);
+}
+
+/*
  * A quiet LLC: the util gives the whole LLC (16).  The kernel kept the
  * wakee on prev, which a budget of at most 1 answers: 15 from what the
  * util gives, another cause is likelier, and the budget stays.  At most
@@ -71,15 +56,10 @@ static void test_far_no_scan_lesson(void **state)
 {
 	struct fx *f = fx_llc16();
 
-	sw(f, 500, 0, 0, "", 200, "sleeper");
-	sw(f, 1000, 0, 200, "sleeper", 100, "hog");
-	assert_int_equal(sr_st_llc_scan_now(&f->s, 0), 16);
-	f->next_ref = scan_ref(5, 0, 1, -1, 0);
-	wake_200(f, 3000, 0);
-	assert_int_equal(f->nr_placements, 1);
+	quiet_llc_kept_on_prev(f);
 	assert_true(f->ctx.llc[0].nr_idle_scan_estimated);
 	assert_int_equal(f->s.scan[0].value, 16);
-	f->next_ref = scan_ref(5, 0, 12, -1, 0);
+	f->next_ref = fx_scan_ref(5, 0, 12, -1, 0);
 	wake_200(f, 10000, 0);
 	assert_int_equal(f->s.scan[0].value, 12);
 	fx_free(f);
@@ -97,13 +77,13 @@ static void test_far_full_scan_lesson(void **state)
 	sw(f, 1000, 0, 200, "sleeper", 100, "hog");
 	for (int c = 1; c < 16; c++)
 		sw(f, 1000, c, 0, "", 100 + c, "hog");
-	f->next_ref = scan_ref(5, -1, 0, 0, 10);
+	f->next_ref = fx_scan_ref(5, -1, 0, 0, 10);
 	wake_200(f, 400000000, 0);
 	assert_int_equal(f->nr_placements, 1);
 	assert_int_equal(f->ctx.llc[0].nr_idle_scan, 0);
 	assert_int_equal(sr_st_llc_scan_now(&f->s, 0), 0);
 	assert_int_equal(f->s.scan[0].value, 0);
-	f->next_ref = scan_ref(5, -1, 0, 0, 3);
+	f->next_ref = fx_scan_ref(5, -1, 0, 0, 3);
 	wake_200(f, 400010000, 0);
 	assert_int_equal(f->nr_placements, 2);
 	assert_int_equal(f->s.scan[0].value, 3);
@@ -119,12 +99,7 @@ static void test_assumed_flat_takes_lesson(void **state)
 	struct fx *f = fx_llc16_of(true);
 
 	assert_int_equal(f->topo.source, SR_TOPO_ASSUMED_FLAT);
-	sw(f, 500, 0, 0, "", 200, "sleeper");
-	sw(f, 1000, 0, 200, "sleeper", 100, "hog");
-	assert_int_equal(sr_st_llc_scan_now(&f->s, 0), 16);
-	f->next_ref = scan_ref(5, 0, 1, -1, 0);
-	wake_200(f, 3000, 0);
-	assert_int_equal(f->nr_placements, 1);
+	quiet_llc_kept_on_prev(f);
 	assert_int_equal(f->s.scan[0].value, 1);
 	fx_free(f);
 }
