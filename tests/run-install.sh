@@ -40,10 +40,12 @@ if [ -f "$comp" ] && [ -f /usr/share/bash-completion/bash_completion ]; then
 		complete_words schedreplay explain x.dat --wak
 		complete_words schedreplay diff x.dat --policy linux-6.1
 		complete_words schedreplay analyze x.dat --format ""
+		complete_words schedreplay analyze x.dat --topology fla
 	' _ "$comp")
 	mapfile -t got <<<"$out"
 	[ "${got[0]}" = analyze ] && [ "${got[1]}" = --wakeup ] &&
 		[[ " ${got[2]} " == *" linux-6.1 "* ]] && [ "${got[3]}" = "text json" ] &&
+		[[ " ${got[4]} " == *" flat "* ]] &&
 		ok || bad "completion: got '$out'"
 else
 	bad "no completion installed, or bash-completion missing"
