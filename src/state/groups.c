@@ -120,21 +120,26 @@ static void group_advance(struct sr_state *s, struct sr_group *g, int cpu)
 
 static void group_reweight(struct sr_state *s, struct sr_group *g, int cpu);
 
+/*
+ * The entity's weight is read only while its cfs_rq is empty, so only the
+ * reweight of the dequeue that empties it counts (group_reweight()): the
+ * others, each O(CPUs) for tg->load_avg, are not made.
+ */
 void sr_st_group_account(struct sr_state *s, struct sr_task *t, int cpu, int sign)
 {
 	struct sr_group *g = t->grp;
-	bool keep = s->cfg.delayed_dequeue && sign < 0 && g->weight[cpu] <= t->v.weight;
+	bool empties = sign < 0 && g->weight[cpu] <= t->v.weight;
 
 	group_advance(s, g, cpu);
 	g->chg[cpu] = s->now;
-	if (keep)
+	if (empties && s->cfg.delayed_dequeue)
 		group_reweight(s, g, cpu);	/* the last while queued: kept, 66951e4860d3 */
 	if (sign > 0)
 		g->weight[cpu] += t->v.weight;
 	else
 		g->weight[cpu] -= g->weight[cpu] >= t->v.weight ? t->v.weight : g->weight[cpu];
-	if (!keep)
-		group_reweight(s, g, cpu);
+	if (empties && !s->cfg.delayed_dequeue)
+		group_reweight(s, g, cpu);	/* this dequeue's own */
 }
 
 /*
