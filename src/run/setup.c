@@ -94,6 +94,8 @@ static int setup_affinity(struct sr_run *r, struct sr_err *err)
 
 int sr_run_setup_topology(struct sr_run *r, struct sr_err *err)
 {
+	static const char beside[] = " (the snapshot found beside the trace; --topology names "
+				     "another, --topology flat none)";
 	enum sr_topo_era era = sr_topo_era_of(r->info->release);
 	int ret;
 
@@ -112,17 +114,15 @@ int sr_run_setup_topology(struct sr_run *r, struct sr_err *err)
 		char why[sizeof(err->msg)];
 
 		snprintf(why, sizeof(why), "%s", err->msg);
-		return sr_err_set(err, ret, "%s (the snapshot found beside the trace; --topology "
-				  "names another, --topology flat none)", why);
+		return sr_err_set(err, ret, "%s%s", why, beside);
 	}
 	if (ret)
 		return ret;
 	if (r->topo.nr_cpus != r->info->nr_cpus)
 		return sr_err_set(err, -EINVAL, "%s describes %d CPUs but the trace has %d%s",
 				  r->opts.topology_beside ? r->opts.topology : "--topology",
-				  r->topo.nr_cpus, r->info->nr_cpus, r->opts.topology_beside ?
-				  " (the snapshot found beside the trace; --topology names another, "
-				  "--topology flat none)" : "");
+				  r->topo.nr_cpus, r->info->nr_cpus,
+				  r->opts.topology_beside ? beside : "");
 	check_machine(r);
 	return setup_affinity(r, err);
 }

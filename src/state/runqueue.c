@@ -438,12 +438,12 @@ static void task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state 
 	/* task_dead_fair() only queues the removal for that CPU's next update */
 	if (!update || !sr_st_cpu_ok(s, t->v.cpu) || st == SR_T_DEAD)
 		return;
-	if (st == SR_T_SLEEPING && !enqueued && moved)
-		sr_st_cpu_moved_in(s, t->v.cpu);	/* a wakeup's move: enqueued later */
-	else if (st == SR_T_SLEEPING && !enqueued)
-		sr_st_cpu_kupdate_early(s, t->v.cpu);
-	else
+	if (st != SR_T_SLEEPING || enqueued)
 		sr_st_cpu_kupdate(s, t->v.cpu);
+	else if (moved)
+		sr_st_cpu_moved_in(s, t->v.cpu);	/* a wakeup's move: enqueued later */
+	else
+		sr_st_cpu_kupdate_early(s, t->v.cpu);
 }
 
 void sr_st_task_move(struct sr_state *s, struct sr_task *t, enum sr_task_state st, int cpu)

@@ -268,8 +268,9 @@ void sr_st_set_comm(struct sr_state *s, struct sr_task *t, const char *comm);
 void sr_st_update_idle_core(struct sr_state *s, int cpu);
 /* @since: the placement's select_task_rq_fair() probe (UINT64_MAX: none) */
 void sr_st_fill_llc_hints(struct sr_state *s, int a, int b, uint64_t since);
-/* hints.c: a probe read @cpu's LLC budget @scan from a domain of @span CPUs. */
+/* hints.c: the SIS_UTIL budget a balance of @llc would compute now, -1 none. */
 int sr_st_llc_scan_now(struct sr_state *s, int llc);
+/* hints.c: a probe read @cpu's LLC budget @scan from a domain of @span CPUs. */
 void sr_st_llc_scan_seen(struct sr_state *s, int cpu, int span, int scan);
 void sr_st_llc_idle_cores_seen(struct sr_state *s, int cpu, int span, int set);
 /* stamp.c: rq->idle_stamp of @cpu stamped at @ts on the way to idle, or cleared. */
