@@ -592,21 +592,27 @@ static void set_own(struct sr_task *t, unsigned int own)
 	t->v.wakee_flips = own + t->v.wakee_flips_inherited;
 }
 
+/* Two tasks the recorder forks, one flips family: *@slave 300, *@master 301; the family. */
+static int forked_pair(struct fx *f, struct sr_task **slave, struct sr_task **master)
+{
+	sw(f, 1000, 0, 0, "", 100, "recorder");
+	for (int i = 0; i < 2; i++)
+		ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = 2000 + (uint64_t)i, .cpu = 0,
+					 .pid = 100, .child_pid = 300 + i, .common_pid = -1 });
+	*slave = sr_state_task(&f->s, 300);
+	*master = sr_state_task(&f->s, 301);
+	assert_true((*slave)->flips_fam >= 0);
+	assert_int_equal((*master)->flips_fam, (*slave)->flips_fam);
+	return (*slave)->flips_fam;
+}
+
 static void test_family_count_scored(void **state)
 {
 	struct fx *f = fx_new();
 	struct sr_task *slave, *master;
 	int fam;
 
-	sw(f, 1000, 0, 0, "", 100, "recorder");
-	for (int i = 0; i < 2; i++)
-		ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = 2000 + (uint64_t)i, .cpu = 0,
-					 .pid = 100, .child_pid = 300 + i, .common_pid = -1 });
-	slave = sr_state_task(&f->s, 300);
-	master = sr_state_task(&f->s, 301);
-	fam = slave->flips_fam;
-	assert_true(fam >= 0);
-	assert_int_equal(master->flips_fam, fam);
+	fam = forked_pair(f, &slave, &master);
 	set_own(slave, 0);
 	set_own(master, 20);
 	for (int i = 0; i < 4; i++)	/* every candidate outside 4..6 agrees: no choice */
@@ -646,14 +652,7 @@ static void test_family_count_plateau(void **state)
 	int fam;
 
 	(void)state;
-	sw(f, 1000, 0, 0, "", 100, "recorder");
-	for (int i = 0; i < 2; i++)
-		ev(f, (struct sr_event){ .type = SR_EV_FORK, .ts = 2000 + (uint64_t)i, .cpu = 0,
-					 .pid = 100, .child_pid = 300 + i, .common_pid = -1 });
-	slave = sr_state_task(&f->s, 300);
-	master = sr_state_task(&f->s, 301);
-	fam = slave->flips_fam;
-	assert_true(fam >= 0);
+	fam = forked_pair(f, &slave, &master);
 	for (int i = 0; i < 64; i++) {
 		set_own(slave, 0);
 		set_own(master, 100);
