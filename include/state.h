@@ -94,6 +94,12 @@ struct sr_rq {
 	 * the kernel's from its whole past.
 	 */
 	bool pelt_cold;
+	/*
+	 * ... and while it is, what its past adds to util_avg and load_avg now
+	 * on the stationary guess (src/state/pelt.c, warm_prior()): the models
+	 * add them where a decision reads these averages; the state never does.
+	 */
+	unsigned long pelt_pre_util, pelt_pre_load;
 	bool uncertain;			/* state not re-established after lost events */
 };
 
@@ -658,6 +664,9 @@ struct sr_cpu_state {
 	unsigned long h_load;
 	uint64_t h_load_until;
 	uint64_t pelt_known_ts;		/* averages worth reading from then (warm-up) */
+	/* a cold CPU's running and queued-weight averages from zero at the trace's start */
+	double warm_util, warm_load;
+	uint64_t warm_ts;		/* their start; 0: none (idle when the trace began) */
 	/* dead tasks' averages left for the next update (cfs_rq->removed) */
 	double removed_load, removed_util, removed_run;
 	uint64_t removed_ts;

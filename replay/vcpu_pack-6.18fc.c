@@ -44,10 +44,15 @@ static int task_cpu_of(const struct sr_wake_ctx *ctx)
 	return ctx->kind == SR_WAKE_FORK ? ctx->this_cpu : ctx->prev_cpu;
 }
 
-/* cpu_util_cfs(): the larger of util_avg and util_est, capped at capacity_orig (1024). */
+/*
+ * cpu_util_cfs(): the larger of util_avg and util_est, capped at
+ * capacity_orig (1024).  A CPU busy when the trace began adds the guess of
+ * what its past holds (sr_rq.pelt_pre_util).
+ */
 static unsigned long util_cfs(const struct sr_rq *rq)
 {
-	unsigned long util = rq->util_avg > rq->util_est ? rq->util_avg : rq->util_est;
+	unsigned long avg = rq->util_avg + rq->pelt_pre_util;
+	unsigned long util = avg > rq->util_est ? avg : rq->util_est;
 
 	return util < SR_CAPACITY_SCALE ? util : SR_CAPACITY_SCALE;
 }

@@ -44,12 +44,16 @@ static void dep_idle(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 		d->depends |= ctx->unknown & SR_DEP_VCPU;
 }
 
-/* cpu_load() of the era: runnable-only PELT up to 5.6, blocked load included since. */
+/*
+ * cpu_load() of the era: runnable-only PELT up to 5.6, blocked load
+ * included since; on a CPU busy when the trace began, with the guess of
+ * what its past holds (sr_rq.pelt_pre_load).
+ */
 static unsigned long wa_cpu_load(const struct sr_policy *pol, const struct sr_rq *rq)
 {
 	if (pol->knobs.kver < SR_KV(5, 7))
 		return rq->runnable_load_avg;
-	return rq->load_avg;
+	return rq->load_avg + rq->pelt_pre_load;
 }
 
 unsigned long sr_task_h_load_414(unsigned long se_load_avg, const struct sr_hload_level *lv,

@@ -189,9 +189,43 @@ void sr_st_cpu_decay_to(struct sr_state *s, int cpu, uint64_t now)
 		c->attach_load *= d;
 		c->attach_util *= d;
 		c->attach_run *= d;
+		if (rq->pelt_cold) {
+			c->warm_util = c->warm_util * d + (rq->curr_pid && rq->curr_policy != SR_SCHED_RT ?
+							   (double)SR_CAPACITY_SCALE : 0.0) * (1.0 - d);
+			c->warm_load = c->warm_load * d + (double)c->root_weight * (1.0 - d);
+		}
 	}
+	if (!c->pelt_ts && rq->pelt_cold)
+		c->warm_ts = now;
 	if (!c->pelt_ts || now > c->pelt_ts)
 		c->pelt_ts = now;
+}
+
+/*
+ * What a CPU busy when the trace began holds from before it, at @now: the
+ * kernel's averages are the state's (which start from zero) plus the
+ * pre-trace sums decayed by y^n, n the periods since.  Those sums are
+ * unknown; the guess is that the CPU ran before the trace as it has since:
+ * the average from zero over n periods, divided by 1 - y^n, is that
+ * stationary value.  Only decisions read it (sr_rq.pelt_pre_*): folded
+ * into the state's sums it would reach forked tasks through
+ * post_init_entity_util_avg() and every later average.
+ */
+static void warm_prior(struct sr_state *s, int cpu, uint64_t now)
+{
+	const struct sr_cpu_state *c = &s->cpu[cpu];
+	struct sr_rq *rq = &s->rq[cpu];
+	double y_n, w;
+
+	rq->pelt_pre_util = rq->pelt_pre_load = 0;
+	if (!rq->pelt_cold || !c->warm_ts || now <= c->warm_ts)
+		return;
+	y_n = sr_pelt_decay(now - c->warm_ts);
+	if (y_n >= 1.0)
+		return;
+	w = y_n / (1.0 - y_n);
+	rq->pelt_pre_util = round_pos(c->warm_util * w);
+	rq->pelt_pre_load = round_pos(c->warm_load * w);
 }
 
 static void rcu_tick_update(struct sr_state *s, int cpu, uint64_t now);
@@ -219,6 +253,8 @@ static void publish(struct sr_state *s, int cpu, uint64_t now, bool stale)
 	rq->h_load_cached = now < c->h_load_until;
 	rq->load_refreshed = c->k_refreshed && !rq->curr_pid;
 	rq->load_avg_unrefreshed = round_pos(c->k_load_seen);
+	if (rq->pelt_cold || rq->pelt_pre_util || rq->pelt_pre_load)
+		warm_prior(s, cpu, now);
 }
 
 /* The averages decay to @now; the rq fields the models read follow. */

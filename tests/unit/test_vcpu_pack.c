@@ -39,9 +39,14 @@ static int h_pack(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *de
 	return 0;
 }
 
+/* Every CPU idle when the trace began: their PELT sums start from zero, and so do the kernel's. */
+static const struct sr_cpu_ingest idle_start[4] = {
+	{ .first_pid = 0 }, { .first_pid = 0 }, { .first_pid = 0 }, { .first_pid = 0 },
+};
+
 static struct fx *pack_fx(struct pack_run *r, const char *spec)
 {
-	struct sr_state_cfg cfg = { .delayed_dequeue = true };
+	struct sr_state_cfg cfg = { .delayed_dequeue = true, .initial = idle_start };
 	struct fx *f;
 
 	assert_int_equal(sr_policy_from_spec(&r->pol, spec), 0);
