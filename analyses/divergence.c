@@ -24,6 +24,7 @@ struct apart {
 
 struct pol_stats {
 	struct tally any, any_moved;		/* every answer, determined or not (sync=0 one) */
+	struct tally prev;			/* "always prev" on the wakeups of @any */
 	struct tally all, moved;		/* determined; moved: the kernel did not keep prev */
 	uint64_t undetermined, undet_match_either;
 	uint64_t failed;			/* the model refused its input */
@@ -71,6 +72,8 @@ static void count_one(struct pol_stats *ps, const struct sr_brief *b, const stru
 	}
 	ps->any.match += b->cpu == w->cpu;
 	ps->any.miss += b->cpu != w->cpu;
+	ps->prev.match += !moved;
+	ps->prev.miss += moved;
 	if (moved) {
 		ps->any_moved.match += b->cpu == w->cpu;
 		ps->any_moved.miss += b->cpu != w->cpu;
@@ -152,6 +155,40 @@ static json_t *apart_json(const struct apart *ap)
 			 "model_errors", (json_int_t)ap->errors);
 }
 
+static double ratio(const struct tally *t)
+{
+	uint64_t n = t->match + t->miss;
+
+	return n ? 100.0 * (double)t->match / (double)n : 0.0;
+}
+
+/*
+ * A model that agrees with the kernel less often than "always prev" (by
+ * more than half a point, over 20 wakeups or more) lacks something the
+ * kernel decided with: an input the trace does not hold (its undetermined
+ * decisions name which), or a kernel that is not the one its release names.
+ * Its explanations are then not the kernel's reasons, and the report says so.
+ */
+#define BELOW_PREV_MIN		20
+#define BELOW_PREV_POINTS	0.5
+
+static bool below_prev(const struct pol_stats *ps)
+{
+	return ps->any.match + ps->any.miss >= BELOW_PREV_MIN &&
+	       ratio(&ps->any) < ratio(&ps->prev) - BELOW_PREV_POINTS;
+}
+
+/* The input most of a policy's undetermined decisions wait on, or -1. */
+static int top_dep(const struct pol_stats *ps)
+{
+	int top = -1;
+
+	for (int b = 0; b < SR_NR_DEPS; b++)
+		if (ps->dep[b] && (top < 0 || ps->dep[b] > ps->dep[top]))
+			top = b;
+	return top;
+}
+
 static json_t *policy_json(const struct sr_policy *pol, const struct pol_stats *ps)
 {
 	json_t *by = json_object(), *rel = json_object(), *dep = json_object();
@@ -165,10 +202,11 @@ static json_t *policy_json(const struct sr_policy *pol, const struct pol_stats *
 		if (ps->dep[i])
 			json_object_set_new(dep, sr_dep_name(1u << i),
 					    json_integer((json_int_t)ps->dep[i]));
-	return json_pack("{s:s, s:s?, s:o, s:o, s:o, s:o, s:{s:I, s:I, s:o}, s:I, s:I, s:o, s:o,"
-			 " s:o, s:o}",
+	return json_pack("{s:s, s:s?, s:o, s:o, s:o, s:b, s:o, s:o, s:{s:I, s:I, s:o}, s:I, s:I,"
+			 " s:o, s:o, s:o, s:o}",
 			 "policy", pol->name, "kernel_range", pol->kernel_range,
 			 "all", tally_json(&ps->any), "all_moved", tally_json(&ps->any_moved),
+			 "always_prev", tally_json(&ps->prev), "below_always_prev", below_prev(ps),
 			 "determined", tally_json(&ps->all), "moved", tally_json(&ps->moved),
 			 "undetermined", "count", (json_int_t)ps->undetermined,
 			 "either_answer_matches", (json_int_t)ps->undet_match_either,
@@ -195,13 +233,6 @@ static int div_report(struct sr_analysis *a, json_t *report)
 					     "policies", pols)) ? -ENOMEM : 0;
 }
 
-static double ratio(const struct tally *t)
-{
-	uint64_t n = t->match + t->miss;
-
-	return n ? 100.0 * (double)t->match / (double)n : 0.0;
-}
-
 /* A column of the table: "-" when there was nothing to count. */
 static void print_ratio(FILE *f, const struct tally *t)
 {
@@ -224,19 +255,20 @@ static void div_print(struct sr_analysis *a, FILE *f)
 		"undetermined", "forks", "execs");
 	for (int i = 0; i < d->nr; i++) {
 		const struct pol_stats *ps = &d->p[i];
-		int top = -1;
+		int top = top_dep(ps);
 
 		fprintf(f, "  %-34s %8.1f%% %8.1f%% %8.1f%% %13" PRIu64, v->policy[i].name,
 			ratio(&ps->any), ratio(&ps->any_moved), ratio(&ps->all), ps->undetermined);
 		print_ratio(f, &ps->fork.any);
 		print_ratio(f, &ps->exec.any);
 		fputc('\n', f);
-		for (int b = 0; b < SR_NR_DEPS; b++)
-			if (ps->dep[b] && (top < 0 || ps->dep[b] > ps->dep[top]))
-				top = b;
 		if (top >= 0)
 			fprintf(f, "  %-34s undetermined mostly by %s (%" PRIu64 ")\n", "",
 				sr_dep_name(1u << top), ps->dep[top]);
+		if (below_prev(ps))
+			fprintf(f, "  %-34s below 'always prev' (%.1f%%): the kernel decided with "
+				"something this model lacks;\n  %-34s its explanations of this trace "
+				"are not the kernel's reasons\n", "", ratio(&ps->prev), "");
 	}
 }
 
