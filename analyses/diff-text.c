@@ -90,14 +90,15 @@ static void print_tasks(FILE *f, struct sr_diff *d, int top)
 	sr_diff_sort_tasks(d);
 	for (size_t i = 0; i < d->tasks.nr_slots && n < top; i++) {
 		const struct sr_diff_task *t = sr_pidtab_slot(&d->tasks, i);
-		char comm[SR_TEXT_SIZE(SR_COMM_LEN)];
+		char comm[SR_TEXT_SIZE(SR_COMM_LEN) + 16];
 
 		if (!t->pid)
 			continue;
 		if (!n++)
 			fprintf(f, "\nTasks most affected:\n");
-		fprintf(f, "  %7d %-16s %6" PRIu64 " disagreements", t->pid,
-			sr_text(t->comm, comm, sizeof(comm)), t->disagreements);
+		sr_text(t->comm, comm, sizeof(comm));
+		fprintf(f, "  %7d %s %6" PRIu64 " disagreements", t->pid,
+			sr_text_pad(comm, 16, comm, sizeof(comm)), t->disagreements);
 		if (t->est_gain_ns)
 			fprintf(f, ", est. %.3f ms saved by B", (double)t->est_gain_ns / 1e6);
 		fputc('\n', f);

@@ -175,11 +175,12 @@ static void lat_print(struct sr_analysis *a, FILE *f)
 		"wait (us)", "prev", "waker", "chose", "ran on");
 	for (int i = 0; i < l->worst.n; i++) {
 		const struct sr_an_ref *r = &l->worst.r[i];
-		char name[40], when[32], comm[SR_TEXT_SIZE(SR_COMM_LEN)];
+		char name[96], when[32], comm[SR_TEXT_SIZE(SR_COMM_LEN)];
 
 		snprintf(name, sizeof(name), "%s:%d", sr_text(r->comm, comm, sizeof(comm)), r->pid);
+		sr_text_pad(name, 22, name, sizeof(name));
 		sr_an_fmt_time(r->ts, when, sizeof(when));
-		fprintf(f, "  %8" PRIu64 "  %-22s %-17s %10.1f %5d %5d %5d %6d\n", r->index, name,
+		fprintf(f, "  %8" PRIu64 "  %s %-17s %10.1f %5d %5d %5d %6d\n", r->index, name,
 			when, (double)r->wait / 1e3, r->prev_cpu, r->waker_cpu, r->cpu, r->ran_on);
 	}
 }

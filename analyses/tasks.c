@@ -143,13 +143,14 @@ static void tk_print(struct sr_analysis *a, FILE *f)
 		"switches", "wakeups", "mean wait", "max wait", "max at (s)", "wakeup");
 	for (size_t i = 0; i < k->t.nr_slots && n < a->view->opts->top; i++) {
 		const struct task_lat *t = sr_pidtab_slot(&k->t, i);
-		char name[40], when[32], comm[SR_TEXT_SIZE(SR_COMM_LEN)];
+		char name[96], when[32], comm[SR_TEXT_SIZE(SR_COMM_LEN)];
 
 		if (!t->pid || !t->wakeups)
 			continue;
 		snprintf(name, sizeof(name), "%s:%d", sr_text(t->comm, comm, sizeof(comm)), t->pid);
+		sr_text_pad(name, 22, name, sizeof(name));
 		sr_an_fmt_time(t->max.ts, when, sizeof(when));
-		fprintf(f, "  %-22s %11.3f %9" PRIu64 " %8" PRIu64 " %8.3f ms %8.3f ms  %-17s %8"
+		fprintf(f, "  %s %11.3f %9" PRIu64 " %8" PRIu64 " %8.3f ms %8.3f ms  %-17s %8"
 			PRIu64 "\n", name, (double)runtime(a->view, t->pid) / 1e6, t->switches,
 			t->wakeups, (double)(t->sum_wait / t->wakeups) / 1e6,
 			(double)t->max.wait / 1e6, when, t->max.index);

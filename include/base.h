@@ -51,6 +51,13 @@ int sr_utf8_repair(const char *s, char *buf, size_t size, bool escape_controls);
 #define SR_TEXT_SIZE(n)	((n) * 4 + 1)
 /* @s as text output shows it (repaired, controls escaped), in @buf; "" for NULL. */
 const char *sr_text(const char *s, char *buf, size_t size);
+/*
+ * Terminal columns of text @s (what sr_text() made): a CJK character takes
+ * two, a combining mark none.  Tables pad by it, not by bytes.
+ */
+int sr_text_width(const char *s);
+/* @s (may be @buf's own) padded with spaces to @width columns, in @buf; never cut but by @size. */
+const char *sr_text_pad(const char *s, int width, char *buf, size_t size);
 /* A JSON string of @s, repaired; json null for NULL; NULL only when out of memory. */
 json_t *sr_json_str(const char *s);
 /* The -errno a failed json_pack_ex() stands for: -ENOMEM only when memory ran out. */

@@ -7,8 +7,11 @@
  * ill-formed subsequence becomes one U+FFFD, as Unicode recommends
  * ("maximal subparts"), and text output also escapes control bytes.
  */
+#define _GNU_SOURCE		/* newlocale(), uselocale(), wcwidth() */
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <wchar.h>
 #include "base.h"
 
 static const char replacement[] = "\xef\xbf\xbd";	/* U+FFFD */
@@ -122,6 +125,54 @@ int sr_utf8_repair(const char *s, char *buf, size_t size, bool escape_controls)
 const char *sr_text(const char *s, char *buf, size_t size)
 {
 	sr_utf8_repair(s ? s : "", buf, size, true);
+	return buf;
+}
+
+/*
+ * Columns under C.UTF-8, a locale every glibc since 2.35 holds, made for
+ * this thread alone: the process's own locale stays "C" (printf's decimal
+ * point, strtod) whatever the user's is.
+ */
+int sr_text_width(const char *s)
+{
+	locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0), old;
+	mbstate_t st = { 0 };
+	size_t left = strlen(s), n;
+	int cols = 0;
+	wchar_t wc;
+
+	if (!utf8) {
+		for (; *s; s++)		/* one column a character */
+			cols += ((unsigned char)*s & 0xc0) != 0x80;
+		return cols;
+	}
+	old = uselocale(utf8);
+	for (; left; s += n, left -= n) {
+		n = mbrtowc(&wc, s, left, &st);
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+			memset(&st, 0, sizeof(st));
+			n = 1;
+			cols++;
+			continue;
+		}
+		cols += wcwidth(wc) >= 0 ? wcwidth(wc) : 1;
+	}
+	uselocale(old);
+	freelocale(utf8);
+	return cols;
+}
+
+const char *sr_text_pad(const char *s, int width, char *buf, size_t size)
+{
+	size_t len = strlen(s);
+	int pad = width - sr_text_width(s);
+
+	if (len >= size)
+		len = size - 1;
+	memmove(buf, s, len);
+	for (; pad > 0 && len + 1 < size; pad--)
+		buf[len++] = ' ';
+	buf[len] = '\0';
 	return buf;
 }
 

@@ -73,6 +73,25 @@ static void test_json(void **state)
 	assert_int_equal(sr_json_errno(&e), -EILSEQ);
 }
 
+/* Tables pad by columns: wide CJK two, combining marks none, U+FFFD one. */
+static void test_width_pad(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(sr_text_width("hackbench:12"), 12);
+	assert_int_equal(sr_text_width("a\xe3\x82\xb9\xe3\x83\xac:7"), 7);	/* aスレ:7 */
+	assert_int_equal(sr_text_width("e\xcc\x81"), 1);			/* e + U+0301 */
+	assert_int_equal(sr_text_width("\xef\xbf\xbd"), 1);
+	assert_int_equal(sr_text_width(""), 0);
+	sr_text_pad("a\xe3\x82\xb9:1", 8, buf, sizeof(buf));
+	assert_string_equal(buf, "a\xe3\x82\xb9:1   ");			/* 5 columns + 3 */
+	strcpy(buf, "longer-than-the-width");
+	assert_string_equal(sr_text_pad(buf, 4, buf, sizeof(buf)), "longer-than-the-width");
+	sr_text_pad("abc", 10, buf, 6);					/* cut by the buffer */
+	assert_string_equal(buf, "abc  ");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -80,6 +99,7 @@ int main(void)
 		cmocka_unit_test(test_repair),
 		cmocka_unit_test(test_short_buffer),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_width_pad),
 	};
 
 	return cmocka_run_group_tests_name("utf8", tests, NULL, NULL);
