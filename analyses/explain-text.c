@@ -156,14 +156,19 @@ static void print_cpus(FILE *f, const struct sr_explain_cand *c, const struct sr
 		if (!sr_explain_mattered(c, cpu, v->nr_policies))
 			continue;
 		roles(c, cpu, r, sizeof(r));
-		fprintf(f, "  %3d  %-16s %-10s %-10s %5d  %10u  %11lu  %8lu  %8lu%s%s%s\n", cpu, r,
+		fprintf(f, "  %3d  %-16s %-10s %-10s %5d  %10u  %11lu  %8lu  %8lu%s%s", cpu, r,
 			sr_an_relation(v->topo, cpu, c->prev_cpu),
 			ttwu ? sr_an_relation(v->topo, cpu, c->this_cpu) : "",
 			rq->curr_pid, rq->nr_running, rq->load_weight, rq->load_avg, rq->util_avg,
 			!rq->curr_pid && !rq->nr_running ? "  idle" : "",
-			rq->uncertain ? "  (uncertain)" : "",
-			/* busy when the trace began: what it held before is not in these */
-			rq->pelt_cold ? "  (averages warming up)" : "");
+			rq->uncertain ? "  (uncertain)" : "");
+		/* busy when the trace began: what it held before is not in these */
+		if (rq->pelt_cold && (rq->pelt_pre_load || rq->pelt_pre_util))
+			fprintf(f, "  (averages warming up; decisions add %lu and %lu, guessed "
+				"from before the trace)", rq->pelt_pre_load, rq->pelt_pre_util);
+		else if (rq->pelt_cold)
+			fprintf(f, "  (averages warming up)");
+		fputc('\n', f);
 	}
 	print_allowed(f, c);
 }
