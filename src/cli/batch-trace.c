@@ -285,9 +285,12 @@ static const char *const summary_cols[][2] = {
 	{ "latency_p50_ns", "latency/all/any/p50_ns" },
 	{ "latency_p99_ns", "latency/all/any/p99_ns" },
 	{ "latency_max_ns", "latency/all/any/max_ns" },
+	/* the first policy's (the recorded kernel's preset unless --policy says) */
+	{ "agreement", "divergence/policies/0/all/match_ratio" },
+	{ "below_always_prev", "divergence/policies/0/below_always_prev" },
 };
 
-/* The value at "a/b/c" of @o, a new reference; null when absent. */
+/* The value at "a/b/c" of @o (a number indexes an array), a new reference; null when absent. */
 static json_t *at(const json_t *o, const char *path)
 {
 	char key[64];
@@ -296,7 +299,8 @@ static json_t *at(const json_t *o, const char *path)
 		size_t n = strcspn(path, "/");
 
 		path_of(key, sizeof(key), "%.*s", (int)n, path);
-		o = json_object_get(o, key);
+		o = json_is_array(o) ? json_array_get(o, strtoul(key, NULL, 10)) :
+				       json_object_get(o, key);
 		path += n + (path[n] == '/');
 	}
 	return o ? json_incref((json_t *)o) : json_null();
