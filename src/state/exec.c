@@ -78,8 +78,9 @@ static bool is_self_stop(const struct sr_state *s, const struct sr_event *ev)
 	char *end;
 	long n;
 
-	if (strncmp(ev->comm, stopper, sizeof(stopper) - 1) || ev->prio != 0 ||
-	    ev->irq_context || ev->target_cpu != ev->cpu || ev->common_pid <= 0 ||
+	/* the integer tests first: nearly every wakee fails them (prio 0: RT or stop) */
+	if (ev->prio != 0 || ev->irq_context || ev->target_cpu != ev->cpu ||
+	    ev->common_pid <= 0 || strncmp(ev->comm, stopper, sizeof(stopper) - 1) ||
 	    !sr_st_cpu_ok(s, ev->cpu) || s->rq[ev->cpu].curr_pid != ev->common_pid)
 		return false;
 	n = strtol(ev->comm + sizeof(stopper) - 1, &end, 10);

@@ -464,6 +464,16 @@ void sr_st_fill_llc_hints(struct sr_state *s, int a, int b, uint64_t since)
  * NULL for a hash collision between two names (no shared evidence).  The
  * key hashes the names (FNV-1a, the first's kept in the task).
  */
+/*
+ * strncmp() == 0 over SR_COMM_LEN, with the usual case (the entry's bytes
+ * copied from this very comm, junk past the NUL and all) as two word
+ * compares: a placement looks up two entries, each once or twice.
+ */
+static inline bool same_comm(const char *a, const char *b)
+{
+	return !memcmp(a, b, SR_COMM_LEN) || !strncmp(a, b, SR_COMM_LEN);
+}
+
 static struct sr_comm_sync *comm_entry(struct sr_state *s, const struct sr_task *t,
 				       const struct sr_task *t2, bool create)
 {
@@ -481,8 +491,8 @@ static struct sr_comm_sync *comm_entry(struct sr_state *s, const struct sr_task 
 			memcpy(c->comm2, comm2, SR_COMM_LEN);
 	}
 	/* a single name's entry has no second one (strncmp() with "" reads one byte) */
-	if (strncmp(c->comm, comm, SR_COMM_LEN) ||
-	    (comm2 ? strncmp(c->comm2, comm2, SR_COMM_LEN) != 0 : c->comm2[0] != '\0'))
+	if (!same_comm(c->comm, comm) ||
+	    (comm2 ? !same_comm(c->comm2, comm2) : c->comm2[0] != '\0'))
 		return NULL;
 	return c;
 }
