@@ -32,9 +32,10 @@ static inline uint32_t sr_st_comm_fnv(uint32_t h, const char *comm)
 	return h;
 }
 
+/* One unsigned compare (nr_cpus is 1 .. SR_MAX_CPUS): it runs several times an event. */
 static inline bool sr_st_cpu_ok(const struct sr_state *s, int cpu)
 {
-	return cpu >= 0 && cpu < s->cfg.nr_cpus;
+	return (unsigned int)cpu < (unsigned int)s->cfg.nr_cpus;
 }
 
 /* @cpu's curr or nr_running changed: its LLC's idle-core answer must be looked at again. */
