@@ -159,7 +159,7 @@ static inline void refresh(struct wc *w, int cpu, uint64_t ts, const struct sr_v
 
 static bool cpu_in(const struct wc *w, int cpu)
 {
-	return cpu >= 0 && cpu < w->nr_cpus;
+	return (unsigned int)cpu < (unsigned int)w->nr_cpus;	/* 0 <= cpu < nr_cpus */
 }
 
 /* An LLC as the balancer sees it, before the move (@delta undoes it). */

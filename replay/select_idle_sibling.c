@@ -414,7 +414,7 @@ void sr_sis_init(struct sr_sis *s, const struct sr_policy *pol, const struct sr_
 
 static bool cpu_ok(const struct sr_wake_ctx *ctx, int cpu)
 {
-	return cpu >= 0 && cpu < ctx->topo->nr_cpus;
+	return (unsigned int)cpu < (unsigned int)ctx->topo->nr_cpus;	/* 0 <= cpu < nr_cpus */
 }
 
 /* An earlier run of this decide() that asked the same (struct sr_sis_memo), or NULL. */

@@ -125,7 +125,7 @@ static int wakee_cpu(const struct sr_wake_ctx *ctx)
 {
 	int cpu = ctx->p->cpu;
 
-	return cpu >= 0 && cpu < ctx->topo->nr_cpus ? cpu : ctx->prev_cpu;
+	return (unsigned int)cpu < (unsigned int)ctx->topo->nr_cpus ? cpu : ctx->prev_cpu;
 }
 
 /* bias = 100 + (imbalance_pct - 100) / 2, in unsigned int as sd->imbalance_pct is. */
