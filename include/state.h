@@ -886,7 +886,7 @@ struct sr_state {
 	struct sr_llc_scan *scan;
 	bool *llc_idle_core;		/* by llc_id: an idle core now ... */
 	bool *llc_idle_core_valid;	/* ... still true of its runqueues (sr_st_rq_touched()) */
-	uint64_t decay_dt;		/* the last CPU decay computed: y^decay_dt */
+	uint64_t decay_dt;		/* the last decay computed: y^decay_dt (sr_st_decay()) */
 	double decay_d;
 	struct sr_cpumask *one_cpu;	/* nr_cpus masks of one CPU each: pinned tasks' cpus_ptr */
 	struct sr_pidtab sync_by_comm;	/* struct sr_comm_sync: evidence shared by a comm */

@@ -169,12 +169,7 @@ void sr_st_cpu_decay_to(struct sr_state *s, int cpu, uint64_t now)
 	double d;
 
 	if (c->pelt_ts && now > c->pelt_ts) {
-		/* a placement advances every CPU: most by the same step since the last one */
-		if (now - c->pelt_ts != s->decay_dt) {
-			s->decay_dt = now - c->pelt_ts;
-			s->decay_d = sr_pelt_decay(s->decay_dt);
-		}
-		d = s->decay_d;
+		d = sr_st_decay(s, now - c->pelt_ts);
 		c->load_avg = c->load_avg * d + (double)c->root_weight * (1.0 - d);
 		c->runnable_load_avg = c->runnable_load_avg * d + (double)rq->load_weight * (1.0 - d);
 		/* cfs_rq->curr: only a fair task running adds to the CPU's cfs util */

@@ -30,7 +30,7 @@ void sr_st_task_pelt(struct sr_state *s, struct sr_task *t, uint64_t now)
 		t->pelt_ts = now;
 		return;
 	}
-	d = sr_pelt_decay(now - t->pelt_ts);
+	d = sr_st_decay(s, now - t->pelt_ts);
 	runnable = t->state == SR_T_RUNNING || t->state == SR_T_QUEUED;
 	running = t->state == SR_T_RUNNING;
 	t->load_frac = t->load_frac * d + runnable * (1.0 - d);

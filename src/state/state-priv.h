@@ -38,6 +38,20 @@ static inline bool sr_st_cpu_ok(const struct sr_state *s, int cpu)
 	return (unsigned int)cpu < (unsigned int)s->cfg.nr_cpus;
 }
 
+/*
+ * sr_pelt_decay(@dt), @dt > 0, through a one-entry memo (its 0 is no
+ * value): a placement decays every CPU it reads, and a task updated at the
+ * events its CPU is, by the same steps.
+ */
+static inline double sr_st_decay(struct sr_state *s, uint64_t dt)
+{
+	if (dt != s->decay_dt) {
+		s->decay_dt = dt;
+		s->decay_d = sr_pelt_decay(dt);
+	}
+	return s->decay_d;
+}
+
 /* @cpu's curr or nr_running changed: its LLC's idle-core answer must be looked at again. */
 static inline void sr_st_rq_touched(struct sr_state *s, int cpu)
 {
