@@ -138,7 +138,7 @@ int sr_st_run_placement_by(struct sr_state *s, struct sr_task *p, struct sr_task
 		sr_st_task_pelt(s, waker, s->now);
 		ctx.curr = &waker->v;
 	}
-	pv = sr_st_kernel_view(p);	/* after the waker's update: an exec's task is the waker */
+	sr_st_kernel_view(p, &pv);	/* after the waker's update: an exec's task is the waker */
 	ctx.allowed = placement_mask(s, p, kind, &pv.nr_cpus_allowed);
 	p->own_unset &= kind != SR_WAKE_TTWU;	/* its first wakeup: the mask of its own is set */
 	/*

@@ -296,7 +296,9 @@ static struct sr_task *on_select(struct sr_state *s, const struct sr_event *ev)
 		return NULL;
 	sr_st_task_pelt(s, p, s->now);
 	if (ev->load_avg != UINT64_MAX && p->v.pelt_warm && !(ev->wake_flags & s->cfg.wf_fork)) {
-		struct sr_task_view kv = sr_st_kernel_view(p);
+		struct sr_task_view kv;
+
+		sr_st_kernel_view(p, &kv);
 
 		count_err(s->probes.load_err, (double)kv.load_avg, (double)ev->load_avg);
 		if (ev->util_avg != UINT64_MAX)
@@ -333,6 +335,12 @@ static int on_select_exec(struct sr_state *s, struct sr_task *p, const struct sr
 	return sr_st_exec_select(s, p, ev);
 }
 
+/* sr_st_kernel_view()'s load_avg: a sleeper's from its last dequeue. */
+static unsigned long kernel_load(const struct sr_task *t)
+{
+	return t->state == SR_T_SLEEPING && t->sleep_known ? t->sleep_load : t->v.load_avg;
+}
+
 /*
  * task_h_load() in the root-group form, what models derive without a probe:
  * from the task's se.avg as the kernel holds it (a sleeper's last dequeue),
@@ -344,7 +352,7 @@ static double h_load_root(const struct sr_state *s, const struct sr_task *t)
 	double l = rq ? (double)rq->load_avg : 0;
 	double h = rq && rq->h_load_cached ? (double)rq->h_load : l;
 
-	return (double)sr_st_kernel_view(t).load_avg * h / (l + 1.0);
+	return (double)kernel_load(t) * h / (l + 1.0);
 }
 
 /*
@@ -358,7 +366,7 @@ static double h_load_group(const struct sr_state *s, const struct sr_task *t)
 	const struct sr_tg_cpu *q = &t->grp->cpu[t->v.cpu];
 	double h = (double)rq->load_avg * (double)q->se_load_avg / ((double)rq->load_avg + 1.0);
 
-	return (double)sr_st_kernel_view(t).load_avg * h / ((double)q->load_avg + 1.0);
+	return (double)kernel_load(t) * h / ((double)q->load_avg + 1.0);
 }
 
 /* thl_ret: the task_h_load() value of the thl just before on this CPU. */

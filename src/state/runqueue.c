@@ -46,16 +46,14 @@ void sr_st_task_pelt(struct sr_state *s, struct sr_task *t, uint64_t now)
  * se.avg is what its last dequeue left (select_task_rq_fair() does not
  * decay it on the wake_affine path).
  */
-struct sr_task_view sr_st_kernel_view(const struct sr_task *t)
+void sr_st_kernel_view(const struct sr_task *t, struct sr_task_view *v)
 {
-	struct sr_task_view v = t->v;
-
+	*v = t->v;	/* into the caller's: returned by value, it was copied twice */
 	if (t->state == SR_T_SLEEPING && t->sleep_known) {
-		v.load_avg = t->sleep_load;
-		v.util_avg = t->sleep_util;
-		v.runnable_avg = t->sleep_run;
+		v->load_avg = t->sleep_load;
+		v->util_avg = t->sleep_util;
+		v->runnable_avg = t->sleep_run;
 	}
-	return v;
 }
 
 /* Close the CPU's time accounting and PELT averages up to @now, not publishing them. */

@@ -189,7 +189,7 @@ void sr_st_group_inherit(struct sr_state *s, struct sr_task *child, const struct
 void sr_st_groups_fill(struct sr_state *s);
 unsigned long sr_st_groups_se_load(struct sr_state *s, int cpu);
 bool sr_st_group_known(const struct sr_state *s, const struct sr_task *t);
-struct sr_task_view sr_st_kernel_view(const struct sr_task *t);
+void sr_st_kernel_view(const struct sr_task *t, struct sr_task_view *v);
 
 /* wakeup.c: the wakeup handlers */
 int sr_st_on_waking(struct sr_state *s, const struct sr_event *ev);
