@@ -131,3 +131,13 @@ void sr_an_worst_free(struct sr_an_worst *w)
 	free(w->r);
 	w->r = NULL;
 }
+
+#define BELOW_PREV_MIN		20
+#define BELOW_PREV_POINTS	0.5
+
+bool sr_an_below_prev(uint64_t match, uint64_t answered, uint64_t prev)
+{
+	return answered >= BELOW_PREV_MIN &&
+	       100.0 * (double)match / (double)answered <
+	       100.0 * (double)prev / (double)answered - BELOW_PREV_POINTS;
+}

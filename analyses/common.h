@@ -42,4 +42,14 @@ void sr_an_worst_add(struct sr_an_worst *w, const struct sr_an_ref *r);
 void sr_an_worst_sort(struct sr_an_worst *w);
 void sr_an_worst_free(struct sr_an_worst *w);
 
+/*
+ * "Always prev" as the yardstick of a model on a trace: a model that picks
+ * the kernel's CPU less often than keeping every task on its prev CPU would
+ * (by more than half a point, over 20 answers or more) lacks something the
+ * kernel decided with — an input the trace does not hold, or a kernel other
+ * than the one its release names — and its explanations are not the
+ * kernel's reasons.  @prev: of the @answered wakeups, those the kernel kept.
+ */
+bool sr_an_below_prev(uint64_t match, uint64_t answered, uint64_t prev);
+
 #endif /* SR_AN_COMMON_H */

@@ -9,7 +9,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "analysis.h"
+#include "common.h"
 
 struct tally {
 	uint64_t match, miss;
@@ -162,20 +162,9 @@ static double ratio(const struct tally *t)
 	return n ? 100.0 * (double)t->match / (double)n : 0.0;
 }
 
-/*
- * A model that agrees with the kernel less often than "always prev" (by
- * more than half a point, over 20 wakeups or more) lacks something the
- * kernel decided with: an input the trace does not hold (its undetermined
- * decisions name which), or a kernel that is not the one its release names.
- * Its explanations are then not the kernel's reasons, and the report says so.
- */
-#define BELOW_PREV_MIN		20
-#define BELOW_PREV_POINTS	0.5
-
 static bool below_prev(const struct pol_stats *ps)
 {
-	return ps->any.match + ps->any.miss >= BELOW_PREV_MIN &&
-	       ratio(&ps->any) < ratio(&ps->prev) - BELOW_PREV_POINTS;
+	return sr_an_below_prev(ps->any.match, ps->any.match + ps->any.miss, ps->prev.match);
 }
 
 /* The input most of a policy's undetermined decisions wait on, or -1. */

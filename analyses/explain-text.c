@@ -411,6 +411,29 @@ static void print_head(FILE *f, const struct sr_explain *e, const struct sr_expl
 			"in an unknown state");
 }
 
+/* How often each model was right before this wakeup: how far to trust its checks. */
+static void print_record(FILE *f, const struct sr_explain_record *r, const struct sr_view *v)
+{
+	if (!r->placed || !v->nr_policies)
+		return;
+	fprintf(f, "\nBefore it in the trace, %" PRIu64 " placed wakeup%s: the kernel's CPU was prev "
+		"for %" PRIu64 " (%.1f%%)", r->placed, r->placed == 1 ? "" : "s", r->prev,
+		100.0 * (double)r->prev / (double)r->placed);
+	for (int i = 0; i < v->nr_policies && i < SR_MAX_POLICIES; i++) {
+		if (!r->answered[i])
+			continue;
+		fprintf(f, ", %s's answer for %" PRIu64 " of %" PRIu64 " (%.1f%%)", v->policy[i].name,
+			r->match[i], r->answered[i],
+			100.0 * (double)r->match[i] / (double)r->answered[i]);
+	}
+	fputs(".\n", f);
+	for (int i = 0; i < v->nr_policies && i < SR_MAX_POLICIES; i++)
+		if (sr_an_below_prev(r->match[i], r->answered[i], r->prev))
+			fprintf(f, "%s is below always prev on this trace: the kernel decided with "
+				"something it lacks, so its checks above need not be the kernel's "
+				"reasons.\n", v->policy[i].name);
+}
+
 void sr_explain_print(const struct sr_analysis *a, FILE *f)
 {
 	const struct sr_explain *e = a->data;
@@ -421,6 +444,7 @@ void sr_explain_print(const struct sr_analysis *a, FILE *f)
 	if (c->has_ctx) {
 		print_cpus(f, c, e, a->view);
 		print_policies(f, c, a->view);
+		print_record(f, &c->before, a->view);
 	}
 	if (c->w.kind == SR_WAKE_EXEC) {
 		/* moved by its stopper or kept: it ran on, there was no wait to see */

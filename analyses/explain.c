@@ -122,22 +122,29 @@ static void settle_late(struct sr_explain_cand *c, const struct sr_wakeup *w, in
 	}
 }
 
-static int ex_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
+/* The models' record on the placed wakeups, as the divergence analysis counts it. */
+static void tally(struct sr_explain_record *r, const struct sr_wakeup *w, int nr_policies)
+{
+	if (w->kind != SR_WAKE_TTWU || w->cls != SR_W_PLACED || w->nr_dec != nr_policies)
+		return;
+	r->placed++;
+	r->prev += w->cpu == w->prev_cpu;
+	for (int i = 0; i < nr_policies && i < SR_MAX_POLICIES; i++) {
+		if (w->dec[i].cpu < 0)
+			continue;
+		r->answered[i]++;
+		r->match[i] += w->dec[i].cpu == w->cpu;
+	}
+}
+
+/* @w is the placement nearest the one asked for so far: keep it. */
+static void adopt(struct sr_analysis *a, const struct sr_wakeup *w)
 {
 	const struct sr_view *v = a->view;
 	struct sr_explain *e = a->data;
 	struct sr_explain_cand *c, **slot;
 	const struct sr_task *curr;
 
-	if (e->index) {
-		if (w->index == e->index) {
-			e->pid = w->task->v.pid;
-			e->at = (int64_t)w->ts;
-		}
-		return 0;
-	}
-	if (w->task->v.pid != e->pid || !closer(e, w->ts))
-		return 0;
 	/* an exec completes after later placements of its task: its context waits apart */
 	slot = w->kind == SR_WAKE_EXEC ? &e->exec_scratch : &e->scratch;
 	/* The placement context belongs to this wakeup only if it was its waking. */
@@ -167,6 +174,23 @@ static int ex_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
 		curr = sr_state_task(v->state, c->target_curr);
 		snprintf(c->target_comm, SR_COMM_LEN, "%s", curr ? curr->comm : "<idle>");
 	}
+	c->before = e->record;
+}
+
+static int ex_wakeup(struct sr_analysis *a, const struct sr_wakeup *w)
+{
+	struct sr_explain *e = a->data;
+
+	if (e->index) {
+		if (w->index == e->index) {
+			e->pid = w->task->v.pid;
+			e->at = (int64_t)w->ts;
+		}
+		return 0;
+	}
+	if (w->task->v.pid == e->pid && closer(e, w->ts))
+		adopt(a, w);
+	tally(&e->record, w, a->view->nr_policies);
 	return 0;
 }
 
@@ -335,6 +359,19 @@ static json_t *allowed_json(const struct sr_explain_cand *c)
 	return o;
 }
 
+static json_t *record_json(const struct sr_explain_record *r, const struct sr_view *v)
+{
+	json_t *pols = json_array();
+
+	for (int i = 0; i < v->nr_policies && i < SR_MAX_POLICIES; i++)
+		json_array_append_new(pols, json_pack("{s:s, s:I, s:I, s:b}",
+			"policy", v->policy[i].name, "answered", (json_int_t)r->answered[i],
+			"match", (json_int_t)r->match[i], "below_always_prev",
+			sr_an_below_prev(r->match[i], r->answered[i], r->prev)));
+	return json_pack("{s:I, s:I, s:o}", "placed", (json_int_t)r->placed,
+			 "always_prev", (json_int_t)r->prev, "policies", pols);
+}
+
 static int ex_report(struct sr_analysis *a, json_t *report)
 {
 	const struct sr_view *v = a->view;
@@ -358,6 +395,7 @@ static int ex_report(struct sr_analysis *a, json_t *report)
 
 		json_object_set_new(o, "selected_after_switch", json_boolean(c->w.after_switch));
 		json_object_set_new(o, "on_cpu_wakelist", wl ? json_string(wl) : json_null());
+		json_object_set_new(o, "before", record_json(&c->before, v));
 	}
 	if (o && c->w.kind == SR_WAKE_EXEC)
 		json_object_set_new(o, "exec", json_pack("{s:I, s:b}", "completed_ns",

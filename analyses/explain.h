@@ -9,6 +9,12 @@
 
 #include "analysis.h"
 
+/* Placed wakeups and how often each policy, and "always prev", picked the kernel's CPU. */
+struct sr_explain_record {
+	uint64_t placed, prev;
+	uint64_t answered[SR_MAX_POLICIES], match[SR_MAX_POLICIES];
+};
+
 struct sr_explain_cand {
 	bool valid, has_ctx, has_curr, ran;
 	uint64_t ts;
@@ -37,6 +43,7 @@ struct sr_explain_cand {
 	/* at the switch-in */
 	uint64_t run_ts;
 	int run_cpu;
+	struct sr_explain_record before;	/* the trace's placed wakeups before this one */
 };
 
 struct sr_explain {
@@ -46,6 +53,7 @@ struct sr_explain {
 	int nr_cpus;
 	struct sr_explain_cand *scratch, *best;
 	struct sr_explain_cand *exec_scratch;	/* an exec's context, until it completes */
+	struct sr_explain_record record;	/* every placed wakeup so far */
 };
 
 /* The answer the analyses' primary replay gives for policy @i. */
