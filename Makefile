@@ -97,7 +97,7 @@ $(BIN): $(BUILD)/src/cli/main.o $(LIB)
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -Itests/unit -Ireplay -Isrc/cli -Isrc/state $(ALL_LDFLAGS) -o $@ $< $(LIB) \
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -Itests/unit -Ireplay -Ianalyses -Isrc/cli -Isrc/state $(ALL_LDFLAGS) -o $@ $< $(LIB) \
 		$(TEST_LIBS) $(PKG_LIBS) -lm
 
 # The whole suite: the layering rule, unit tests (cmocka), golden reports,

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "run.h"
+#include "common.h"		/* analyses/: sr_an_below_prev() */
 
 static struct sr_cpu_ingest cpus[2];
 static struct sr_trace_info info = {
@@ -241,6 +242,10 @@ static void test_divergence_and_decisions(void **state)
 	assert_int_equal(I(rep, "divergence.policies.0.moved.miss"), 1);
 	assert_int_equal(I(rep, "divergence.policies.0.by_step.sis_prev.miss"), 1);
 	assert_int_equal(I(rep, "divergence.policies.0.misses_by_relation.same_llc"), 1);
+	/* the kernel moved it: always prev would have missed too, and one wakeup says nothing */
+	assert_int_equal(I(rep, "divergence.policies.0.always_prev.miss"), 1);
+	assert_true(json_is_false(json_object_get(json_array_get(json_object_get(json_object_get(
+		rep, "divergence"), "policies"), 0), "below_always_prev")));
 	json_decref(rep);
 	f = fopen(path, "r");
 	assert_non_null(f);
@@ -349,6 +354,18 @@ static void test_rows(void **state)
 	unlink(dc);
 }
 
+/* Below always prev: more than half a point under it, over 20 answers or more. */
+static void test_below_prev(void **state)
+{
+	(void)state;
+	assert_true(sr_an_below_prev(46, 55, 55));	/* 83.6 % against 100 % */
+	assert_false(sr_an_below_prev(99, 100, 99));	/* level */
+	assert_false(sr_an_below_prev(197, 200, 198));	/* 98.5 against 99.0: half a point */
+	assert_true(sr_an_below_prev(196, 200, 198));
+	assert_false(sr_an_below_prev(10, 19, 19));	/* too few to say */
+	assert_false(sr_an_below_prev(0, 0, 0));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_latency),
 		cmocka_unit_test(test_work_conservation),
 		cmocka_unit_test(test_divergence_and_decisions),
+		cmocka_unit_test(test_below_prev),
 		cmocka_unit_test(test_concurrent_wakeup),
 		cmocka_unit_test(test_diff),
 		cmocka_unit_test(test_rows),
