@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * decide() replays under the other WF_SYNC value only when the model says
+ * it read sync (d->sync_used): whenever it says not, a run under the other
+ * value must give the same answer, dependencies and hints, on any
+ * runqueues, flips, wake_wide() answer, exiting waker, affinity and knobs.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "models.h"
+#include "random-ctx.h"
+
+#define ROUNDS	3000
+
+static void random_case(struct rfx *f, unsigned int *seed)
+{
+	int n = f->t.nr_cpus, this = (int)rnd(seed, n);
+	int prev = rnd(seed, 5) ? (int)rnd(seed, n) : this;
+
+	for (int c = 0; c < n; c++) {
+		rfx_rq(f, seed, c, 3);
+		f->rq[c].maybe_delayed = rnd(seed, 2);
+		f->llc[c] = (struct sr_llc_view){ .has_idle_cores = rnd(seed, 2),
+						  .nr_idle_scan = (int)rnd(seed, 6) - 1 };
+	}
+	sr_mask_clear(&f->mask);
+	for (int c = 0; c < n; c++)
+		if (rnd(seed, 5))
+			sr_mask_set(&f->mask, c);
+	sr_mask_set(&f->mask, prev);
+	rfx_wakeup(f, seed, this, prev, rnd(seed, 2) ? 40 : UINT32_MAX, (int)rnd(seed, n + 1) - 1);
+	f->curr.exiting = !rnd(seed, 8);
+	f->ctx.allowed = rnd(seed, 3) ? NULL : &f->mask;
+	f->ctx.force_wide = (int)rnd(seed, 3) - 1;
+	f->ctx.unknown = rnd(seed, 2) ? SR_DEP_TOPOLOGY | SR_DEP_CGROUP | SR_DEP_DELAYED_DEQUEUE : 0;
+}
+
+/* One run under @sync, started as decide() starts one; its trail kept. */
+static int run(struct rfx *f, enum sr_tristate sync, struct sr_decision *d)
+{
+	struct sr_wake_ctx c = f->ctx;
+
+	c.sync = sync;
+	memset(d, 0, offsetof(struct sr_decision, trail.steps));
+	d->cpu = d->alt_cpu = d->wide_alt_cpu = d->waker_recent_cpu = -1;
+	d->fx = (struct sr_sis_fx){ .target = -1, .recent_used_cpu = -1, .cpu_no_scan = -1,
+				  .cpu_full_scan = -1, .cpu_cores_no_scan = -1,
+				  .h_load_cpu = { -1, -1 } };
+	d->alt_fx = d->fx;
+	return f->pol.ops->select_task_rq(&f->pol, &c, d);
+}
+
+static void assert_same(const struct sr_decision *a, const struct sr_decision *b)
+{
+	assert_int_equal(a->cpu, b->cpu);
+	assert_int_equal(a->decided_by, b->decided_by);
+	assert_int_equal(a->depends, b->depends);
+	assert_int_equal(a->stamp_turns, b->stamp_turns);
+	assert_int_equal(a->wide, b->wide);
+	assert_int_equal(a->wide_uncertain, b->wide_uncertain);
+	assert_int_equal(a->wide_alt_same, b->wide_alt_same);
+	assert_int_equal(a->waker_recent_cpu, b->waker_recent_cpu);
+	assert_int_equal(a->waker_recent_maybe, b->waker_recent_maybe);
+	assert_int_equal(a->no_record_wakee, b->no_record_wakee);
+	assert_memory_equal(&a->fx, &b->fx, sizeof(a->fx));
+}
+
+/* @min_unread, @min_read: of ROUNDS, the least where sync was not read, and was */
+static void sweep(const char *spec, const char *preset, unsigned int min_unread,
+		  unsigned int min_read)
+{
+	struct rfx *f = rfx_new(spec, preset);
+	struct sr_decision *d = calloc(1, sizeof(*d)), *o = calloc(1, sizeof(*o));
+	unsigned int seed = (unsigned int)strlen(preset), unread = 0, read = 0;
+
+	assert_non_null(d);
+	assert_non_null(o);
+	for (int i = 0; i < ROUNDS; i++) {
+		enum sr_tristate s = rnd(&seed, 2) ? SR_YES : SR_NO;
+		enum sr_tristate other = s == SR_YES ? SR_NO : SR_YES;
+		int ret;
+
+		random_case(f, &seed);
+		ret = run(f, s, d);
+		if (d->sync_used) {
+			read++;
+			continue;
+		}
+		assert_int_equal(run(f, other, o), ret);
+		if (ret)
+			continue;
+		assert_false(o->sync_used);
+		assert_same(d, o);
+		unread++;
+	}
+	assert_true(unread >= min_unread);
+	assert_true(read >= min_read);
+	rfx_free(f);
+	free(d);
+	free(o);
+}
+
+static void test_sync_used_612(void **state)
+{
+	(void)state;
+	sweep("sockets=2,llcs-per-socket=2,cores-per-llc=4,threads=2", "linux-6.12",
+	      ROUNDS / 20, ROUNDS / 10);
+}
+
+static void test_sync_used_414(void **state)
+{
+	(void)state;
+	sweep("sockets=1,llcs-per-socket=2,cores-per-llc=4,threads=2", "linux-4.14",
+	      ROUNDS / 20, ROUNDS / 10);
+}
+
+static void test_sync_used_54(void **state)
+{
+	(void)state;
+	sweep("sockets=2,llcs-per-socket=1,cores-per-llc=4,threads=2", "linux-5.4",
+	      ROUNDS / 20, ROUNDS / 10);
+}
+
+static void test_sync_used_no_weight(void **state)
+{
+	(void)state;
+	sweep("sockets=1,llcs-per-socket=2,cores-per-llc=4,threads=2", "linux-6.1:WA_WEIGHT=0",
+	      ROUNDS / 20, ROUNDS / 10);
+}
+
+static void test_sync_used_vcpu_pack(void **state)
+{
+	(void)state;
+	sweep("sockets=1,llcs-per-socket=2,cores-per-llc=4,threads=2", "linux-6.18:vcpu_pack=15",
+	      0, ROUNDS / 10);	/* its prologue reads sync first */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sync_used_612),
+		cmocka_unit_test(test_sync_used_414),
+		cmocka_unit_test(test_sync_used_54),
+		cmocka_unit_test(test_sync_used_no_weight),
+		cmocka_unit_test(test_sync_used_vcpu_pack),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
