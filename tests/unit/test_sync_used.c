@@ -105,50 +105,37 @@ static void sweep(const char *spec, const char *preset, unsigned int min_unread,
 	free(o);
 }
 
-static void test_sync_used_612(void **state)
-{
-	(void)state;
-	sweep("sockets=2,llcs-per-socket=2,cores-per-llc=4,threads=2", "linux-6.12",
-	      ROUNDS / 20, ROUNDS / 10);
-}
+/* Each era's model on a machine it meets, as data: of ROUNDS, the least unread and read. */
+static const struct sweep_case {
+	const char *spec, *preset;
+	unsigned int min_unread, min_read;
+} cases[] = {
+	{ "sockets=2,llcs-per-socket=2,cores-per-llc=4,threads=2", "linux-6.12",
+	  ROUNDS / 20, ROUNDS / 10 },
+	{ "sockets=1,llcs-per-socket=2,cores-per-llc=4,threads=2", "linux-4.14",
+	  ROUNDS / 20, ROUNDS / 10 },
+	{ "sockets=2,llcs-per-socket=1,cores-per-llc=4,threads=2", "linux-5.4",
+	  ROUNDS / 20, ROUNDS / 10 },
+	{ "sockets=1,llcs-per-socket=2,cores-per-llc=4,threads=2", "linux-6.1:WA_WEIGHT=0",
+	  ROUNDS / 20, ROUNDS / 10 },
+	/* its prologue reads sync first */
+	{ "sockets=1,llcs-per-socket=2,cores-per-llc=4,threads=2", "linux-6.18:vcpu_pack=15",
+	  0, ROUNDS / 10 },
+};
 
-static void test_sync_used_414(void **state)
+static void test_sync_used(void **state)
 {
-	(void)state;
-	sweep("sockets=1,llcs-per-socket=2,cores-per-llc=4,threads=2", "linux-4.14",
-	      ROUNDS / 20, ROUNDS / 10);
-}
+	const struct sweep_case *c = *state;
 
-static void test_sync_used_54(void **state)
-{
-	(void)state;
-	sweep("sockets=2,llcs-per-socket=1,cores-per-llc=4,threads=2", "linux-5.4",
-	      ROUNDS / 20, ROUNDS / 10);
-}
-
-static void test_sync_used_no_weight(void **state)
-{
-	(void)state;
-	sweep("sockets=1,llcs-per-socket=2,cores-per-llc=4,threads=2", "linux-6.1:WA_WEIGHT=0",
-	      ROUNDS / 20, ROUNDS / 10);
-}
-
-static void test_sync_used_vcpu_pack(void **state)
-{
-	(void)state;
-	sweep("sockets=1,llcs-per-socket=2,cores-per-llc=4,threads=2", "linux-6.18:vcpu_pack=15",
-	      0, ROUNDS / 10);	/* its prologue reads sync first */
+	sweep(c->spec, c->preset, c->min_unread, c->min_read);
 }
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sync_used_612),
-		cmocka_unit_test(test_sync_used_414),
-		cmocka_unit_test(test_sync_used_54),
-		cmocka_unit_test(test_sync_used_no_weight),
-		cmocka_unit_test(test_sync_used_vcpu_pack),
-	};
+	struct CMUnitTest tests[SR_ARRAY_SIZE(cases)];
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	for (size_t i = 0; i < SR_ARRAY_SIZE(cases); i++)
+		tests[i] = (struct CMUnitTest){ .name = cases[i].preset, .test_func = test_sync_used,
+						.initial_state = (void *)&cases[i] };
+	return _cmocka_run_group_tests("sync_used", tests, SR_ARRAY_SIZE(cases), NULL, NULL);
 }
