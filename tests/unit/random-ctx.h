@@ -91,4 +91,15 @@ static inline void rfx_wakeup(struct rfx *f, unsigned int *seed, int this, int p
 				       .load_error_pct = 10 };
 }
 
+/* What two runs must agree on to be the same answer (each test adds what it also holds equal). */
+static inline void rfx_assert_same(const struct sr_decision *a, const struct sr_decision *b)
+{
+	assert_int_equal(a->cpu, b->cpu);
+	assert_int_equal(a->decided_by, b->decided_by);
+	assert_int_equal(a->depends, b->depends);
+	assert_int_equal(a->wide, b->wide);
+	assert_int_equal(a->wide_uncertain, b->wide_uncertain);
+	assert_memory_equal(&a->fx, &b->fx, sizeof(a->fx));
+}
+
 #endif

@@ -57,17 +57,12 @@ static int run(struct rfx *f, enum sr_tristate sync, struct sr_decision *d)
 
 static void assert_same(const struct sr_decision *a, const struct sr_decision *b)
 {
-	assert_int_equal(a->cpu, b->cpu);
-	assert_int_equal(a->decided_by, b->decided_by);
-	assert_int_equal(a->depends, b->depends);
+	rfx_assert_same(a, b);
 	assert_int_equal(a->stamp_turns, b->stamp_turns);
-	assert_int_equal(a->wide, b->wide);
-	assert_int_equal(a->wide_uncertain, b->wide_uncertain);
 	assert_int_equal(a->wide_alt_same, b->wide_alt_same);
 	assert_int_equal(a->waker_recent_cpu, b->waker_recent_cpu);
 	assert_int_equal(a->waker_recent_maybe, b->waker_recent_maybe);
 	assert_int_equal(a->no_record_wakee, b->no_record_wakee);
-	assert_memory_equal(&a->fx, &b->fx, sizeof(a->fx));
 }
 
 /* @min_unread, @min_read: of ROUNDS, the least where sync was not read, and was */
