@@ -148,14 +148,17 @@ int sr_text_width(const char *s)
 	}
 	old = uselocale(utf8);
 	for (; left; s += n, left -= n) {
+		int w;
+
 		n = mbrtowc(&wc, s, left, &st);
-		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+		if (n == (size_t)-1 || n == (size_t)-2) {	/* none after sr_text(): one column */
 			memset(&st, 0, sizeof(st));
 			n = 1;
 			cols++;
 			continue;
 		}
-		cols += wcwidth(wc) >= 0 ? wcwidth(wc) : 1;
+		w = wcwidth(wc);
+		cols += w >= 0 ? w : 1;
 	}
 	uselocale(old);
 	freelocale(utf8);

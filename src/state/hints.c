@@ -460,11 +460,6 @@ void sr_st_fill_llc_hints(struct sr_state *s, int a, int b, uint64_t since)
 /* ------------------------------------------------------------ WF_SYNC evidence */
 
 /*
- * The entry of @t's comm, or with @t2 of the pair (@t's comm waking @t2's);
- * NULL for a hash collision between two names (no shared evidence).  The
- * key hashes the names (FNV-1a, the first's kept in the task).
- */
-/*
  * strncmp() == 0 over SR_COMM_LEN, with the usual case (the entry's bytes
  * copied from this very comm, junk past the NUL and all) as two word
  * compares: a placement looks up two entries, each once or twice.
@@ -474,6 +469,11 @@ static inline bool same_comm(const char *a, const char *b)
 	return !memcmp(a, b, SR_COMM_LEN) || !strncmp(a, b, SR_COMM_LEN);
 }
 
+/*
+ * The entry of @t's comm, or with @t2 of the pair (@t's comm waking @t2's);
+ * NULL for a hash collision between two names (no shared evidence).  The
+ * key hashes the names (FNV-1a, the first's kept in the task).
+ */
 static struct sr_comm_sync *comm_entry(struct sr_state *s, const struct sr_task *t,
 				       const struct sr_task *t2, bool create)
 {

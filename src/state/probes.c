@@ -338,7 +338,7 @@ static int on_select_exec(struct sr_state *s, struct sr_task *p, const struct sr
 /* sr_st_kernel_view()'s load_avg: a sleeper's from its last dequeue. */
 static unsigned long kernel_load(const struct sr_task *t)
 {
-	return t->state == SR_T_SLEEPING && t->sleep_known ? t->sleep_load : t->v.load_avg;
+	return sr_st_sleep_held(t) ? t->sleep_load : t->v.load_avg;
 }
 
 /*

@@ -49,7 +49,7 @@ void sr_st_task_pelt(struct sr_state *s, struct sr_task *t, uint64_t now)
 void sr_st_kernel_view(const struct sr_task *t, struct sr_task_view *v)
 {
 	*v = t->v;	/* into the caller's: returned by value, it was copied twice */
-	if (t->state == SR_T_SLEEPING && t->sleep_known) {
+	if (sr_st_sleep_held(t)) {
 		v->load_avg = t->sleep_load;
 		v->util_avg = t->sleep_util;
 		v->runnable_avg = t->sleep_run;
@@ -353,7 +353,7 @@ static void pelt_sync_to_old(struct sr_state *s, struct sr_task *t, int from)
 	uint64_t at;
 	double d;
 
-	if (t->state != SR_T_SLEEPING || !t->sleep_known || !sr_st_cpu_ok(s, from) ||
+	if (!sr_st_sleep_held(t) || !sr_st_cpu_ok(s, from) ||
 	    !t->v.weight)
 		return;
 	at = s->cfg.migrate_pelt_lag && !s->rq[from].curr_pid ? s->now : sr_st_cpu_k_time(s, from);

@@ -52,6 +52,15 @@ static inline double sr_st_decay(struct sr_state *s, uint64_t dt)
 	return s->decay_d;
 }
 
+/*
+ * A sleeper whose se.avg the kernel holds as its last dequeue left it
+ * (sleep_load/util/run): what select_task_rq_fair() reads of it.
+ */
+static inline bool sr_st_sleep_held(const struct sr_task *t)
+{
+	return t->state == SR_T_SLEEPING && t->sleep_known;
+}
+
 /* @cpu's curr or nr_running changed: its LLC's idle-core answer must be looked at again. */
 static inline void sr_st_rq_touched(struct sr_state *s, int cpu)
 {
