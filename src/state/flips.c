@@ -174,13 +174,14 @@ static unsigned int part_end(unsigned int b, struct flips_part p)
 /*
  * A point to every candidate B under which wake_wide() said @wide.  The
  * counts hold over runs of candidates (a member's share is B >> its
- * halvings): one test per run, then a branch-free add over it.  Returns
- * the top score.
+ * halvings): one test per run, an add over the runs that agree, then the
+ * top in one pass the compiler vectorises.  Returns the top score.
  */
 static unsigned int fam_score(struct sr_flips_fam *f, struct flips_part pa, struct flips_part pw,
 		      unsigned int factor, bool wide)
 {
 	unsigned int top = 0, b = 0;
+	uint16_t m = 0;
 
 	while (b <= SR_FAM_B_MAX) {
 		unsigned int a = pa.own + ((b >> pa.shift) & pa.mask);
@@ -188,14 +189,18 @@ static unsigned int fam_score(struct sr_flips_fam *f, struct flips_part pa, stru
 		unsigned int slave = a < w ? a : w, master = a < w ? w : a;
 		bool pred = !(slave < factor || (uint64_t)master < (uint64_t)slave * factor);
 		unsigned int end = part_end(b, pa), ew = part_end(b, pw);
-		uint16_t add = pred == wide;
 
 		end = ew < end ? ew : end;
-		for (; b < end; b++) {
-			f->score[b] += add;
-			top = f->score[b] > top ? f->score[b] : top;
+		if (pred != wide) {
+			b = end;
+			continue;
 		}
+		for (; b < end; b++)
+			f->score[b]++;
 	}
+	for (int i = 0; i <= SR_FAM_B_MAX; i++)
+		m = f->score[i] > m ? f->score[i] : m;
+	top = m;
 	/* all halve together once one reaches the top, before it would wrap */
 	if (top == UINT16_MAX) {
 		for (int i = 0; i <= SR_FAM_B_MAX; i++)
