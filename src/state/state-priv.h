@@ -135,6 +135,7 @@ struct sr_group {
 	uint64_t *ts;			/* PELT time per CPU */
 	uint64_t *chg;			/* last change of weight or load per CPU */
 	unsigned long *se_w;		/* group entity's weight at its last reweight, 0: none */
+	uint64_t *se_w_ts;		/* when se_w was set */
 };
 
 /*

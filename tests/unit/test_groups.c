@@ -344,6 +344,44 @@ static void test_autogroup_probe(void **state)
 	fx_free(f);
 }
 
+/*
+ * b sleeps on CPU 1 and is woken onto CPU 0, where a runs: the enqueue
+ * reweights the group's entity on CPU 0 (update_cfs_group()) to nearly
+ * all the shares.  c then joins the group from CPU 2: tg->load_avg grows
+ * by its load, but the entity on CPU 0 keeps its weight until a tick of a,
+ * its running task, reweights it (a jiffy later at most, HZ 250 here): to
+ * about two thirds, c's CPU taking the other third.
+ */
+static void test_queued_entity_holds_weight(void **state)
+{
+	struct fx *f = busy_group(NULL);
+	const struct sr_tg_cpu *q = &sr_state_task(&f->s, 100)->grp->cpu[0];
+	unsigned long held;
+
+	sw(f, 1000003000, 1, 101, "b", 0, "");
+	waking(f, 1000004000, 0, 101, "b", 0, 100, false);
+	migrate(f, 1000004000, 0, 101, 1, 0, 100);
+	wakeup(f, 1000005000, 0, 101, 0);
+	sw(f, 1000006000, 3, 103, "d", 0, "");
+	waking(f, 1000007000, 0, 103, "d", 3, 100, false);
+	held = q->se_weight;
+	assert_in_range(held, 1000, 1024);
+	attach(f, 1000008000, 102, 28);
+	wakeup(f, 1000009000, 0, 103, 3);
+	sw(f, 1000010000, 3, 0, "", 103, "d");
+	sw(f, 1000011000, 3, 103, "d", 0, "");
+	waking(f, 1000012000, 0, 103, "d", 3, 100, false);	/* 7 us after the enqueue */
+	assert_int_equal(q->se_weight, held);
+	assert_int_equal(f->ctx.rq[0].group_load_avg, q->se_load_avg);
+	wakeup(f, 1005000000, 0, 103, 3);
+	sw(f, 1005001000, 3, 0, "", 103, "d");
+	sw(f, 1005002000, 3, 103, "d", 0, "");
+	waking(f, 1005003000, 0, 103, "d", 3, 100, false);	/* 5 ms after */
+	assert_in_range(q->se_weight, 640, 720);
+	assert_in_range(f->ctx.rq[0].group_load_avg, 640, 720);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_blocked_entity_keeps_weight),
 		cmocka_unit_test(test_detach_empties_entity),
 		cmocka_unit_test(test_emptying_dequeue_by_era),
+		cmocka_unit_test(test_queued_entity_holds_weight),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
