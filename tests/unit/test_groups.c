@@ -206,8 +206,8 @@ static void test_h_load_cache_holds_groups(void **state)
 }
 
 /*
- * b sleeps on CPU 1, which stays idle: its root cfs_rq, and the group
- * entity in it, keep the load of that moment until the CPU's next update,
+ * b sleeps on CPU 1, which stays idle: its root cfs_rq, the group entity
+ * in it and the group's cfs_rq keep the load of that moment until the CPU's next update,
  * and that is what a placement 2 ms later reads — not the value decayed
  * since (about 4 % lower).
  */
@@ -223,6 +223,8 @@ static void test_idle_cpu_holds_group_load(void **state)
 	q = &sr_state_task(&f->s, 101)->grp->cpu[1];
 	assert_in_range(q->se_load_avg, q->se_weight - 3, q->se_weight);
 	assert_int_equal(f->ctx.rq[1].group_load_avg, q->se_load_avg);
+	/* so does the group's cfs_rq there, which task_h_load() divides by: b's load */
+	assert_in_range(q->load_avg, 1010, 1024);
 	fx_free(f);
 }
 
