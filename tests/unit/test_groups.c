@@ -17,6 +17,15 @@ static void attach(struct fx *f, uint64_t ts, int pid, int id)
 				 .cgroup_id = id, .common_pid = -1 });
 }
 
+/* b, asleep on CPU 1 from 1.000003 s, is woken by CPU 0 onto @cpu a microsecond later. */
+static void wake_b_onto(struct fx *f, int cpu)
+{
+	sw(f, 1000003000, 1, 101, "b", 0, "");
+	waking(f, 1000004000, 0, 101, "b", cpu, 100, false);
+	migrate(f, 1000004000, 0, 101, 1, cpu, 100);
+	wakeup(f, 1000005000, 0, 101, cpu);
+}
+
 /* Two tasks of one cgroup busy on CPUs 0 and 1 for a long time; a root task on CPU 2. */
 static struct fx *busy_group(const struct sr_state_cfg *cfg)
 {
@@ -171,10 +180,7 @@ static void test_migration_propagates(void **state)
 	struct fx *f = busy_group(NULL);
 	unsigned long se;
 
-	sw(f, 1000003000, 1, 101, "b", 0, "");
-	waking(f, 1000004000, 0, 101, "b", 3, 100, false);
-	migrate(f, 1000004000, 0, 101, 1, 3, 100);
-	wakeup(f, 1000005000, 0, 101, 3);
+	wake_b_onto(f, 3);
 	sw(f, 1000006000, 3, 0, "", 101, "b");
 	sw(f, 1000100000, 2, 102, "c", 0, "");
 	waking(f, 1000200000, 0, 102, "c", 2, 100, false);
@@ -360,10 +366,7 @@ static void test_queued_entity_holds_weight(void **state)
 	const struct sr_tg_cpu *q = &sr_state_task(&f->s, 100)->grp->cpu[0];
 	unsigned long held;
 
-	sw(f, 1000003000, 1, 101, "b", 0, "");
-	waking(f, 1000004000, 0, 101, "b", 0, 100, false);
-	migrate(f, 1000004000, 0, 101, 1, 0, 100);
-	wakeup(f, 1000005000, 0, 101, 0);
+	wake_b_onto(f, 0);
 	sw(f, 1000006000, 3, 103, "d", 0, "");
 	waking(f, 1000007000, 0, 103, "d", 3, 100, false);
 	held = q->se_weight;
