@@ -59,6 +59,9 @@ struct sr_sis_memo {
 	} a[SR_SIS_MEMO];
 };
 
+/* A decision's header as a run starts it (@quiet: no trail kept). */
+void sr_decision_reset(struct sr_decision *d, bool quiet);
+
 /* sr_policy_decide_quiet() with every run asking select_idle_sibling() anew (tests). */
 int sr_policy_decide_unshared(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 			      struct sr_decision *d);

@@ -36,7 +36,7 @@ void sr_step_add(struct sr_step *s, const char *name, int64_t v, bool is_unsigne
 }
 
 /* Only the header is reset: a trail's steps are written before they are read. */
-static void decision_reset(struct sr_decision *d, bool quiet)
+void sr_decision_reset(struct sr_decision *d, bool quiet)
 {
 	d->cpu = -1;
 	d->alt_cpu = -1;
@@ -70,7 +70,7 @@ static int decide_once(const struct sr_policy *pol, struct sr_wake_ctx *c,
 		       struct sr_sis_memo *memo)
 {
 	c->sync = sync;
-	decision_reset(d, quiet);
+	sr_decision_reset(d, quiet);
 	d->sis_memo = memo;
 	return pol->ops->select_task_rq(pol, c, d);
 }
@@ -81,7 +81,7 @@ static int decide_once(const struct sr_policy *pol, struct sr_wake_ctx *c,
 /* An RT/DL/stop wakee: select_task_rq() asks its own class, which is not modelled. */
 static int not_fair(struct sr_decision *d, bool quiet)
 {
-	decision_reset(d, quiet);
+	sr_decision_reset(d, quiet);
 	sr_trail_add(&d->trail, "select_task_rq", "p->sched_class == &fair_sched_class",
 		     "another class: select_task_rq_rt/dl() is not modelled", -1);
 	d->decided_by = SR_BY_NOT_FAIR;
@@ -97,7 +97,7 @@ static int pinned_not_fair(const struct sr_wake_ctx *ctx, struct sr_decision *d,
 {
 	struct sr_step *s;
 
-	decision_reset(d, quiet);
+	sr_decision_reset(d, quiet);
 	d->cpu = ctx->allowed ? sr_mask_first(ctx->allowed) : ctx->prev_cpu;
 	s = sr_trail_add(&d->trail, "select_task_rq", "p->nr_cpus_allowed > 1",
 			 "cpumask_any(p->cpus_ptr): the class is not asked", d->cpu);

@@ -46,12 +46,7 @@ static int run(struct rfx *f, enum sr_tristate sync, struct sr_decision *d)
 	struct sr_wake_ctx c = f->ctx;
 
 	c.sync = sync;
-	memset(d, 0, offsetof(struct sr_decision, trail.steps));
-	d->cpu = d->alt_cpu = d->wide_alt_cpu = d->waker_recent_cpu = -1;
-	d->fx = (struct sr_sis_fx){ .target = -1, .recent_used_cpu = -1, .cpu_no_scan = -1,
-				  .cpu_full_scan = -1, .cpu_cores_no_scan = -1,
-				  .h_load_cpu = { -1, -1 } };
-	d->alt_fx = d->fx;
+	sr_decision_reset(d, false);
 	return f->pol.ops->select_task_rq(&f->pol, &c, d);
 }
 
