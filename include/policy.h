@@ -120,6 +120,14 @@ struct sr_sis_fx {
 	 * waker's for current under WF_SYNC, task_cpu(p)), -1 none.
 	 */
 	int h_load_cpu[2];
+	/*
+	 * sched_vcpu_pack (replay/vcpu_pack-6.18fc.c): the CPU it packed onto
+	 * for room under the utilisation test, and the utilisation that would
+	 * have left none (pack_need); the first CPU denied only by what earlier
+	 * choices taught (sr_rq.util_taught), and how much less would have let
+	 * it in (pack_excess).  -1: none.
+	 */
+	int pack_cpu, pack_need, pack_tight_cpu, pack_excess;
 };
 
 struct sr_decision {
@@ -222,6 +230,14 @@ int sr_policy_decide(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 /* The same without recording trails: for replaying every wakeup of a trace. */
 int sr_policy_decide_quiet(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 			   struct sr_decision *d);
+/*
+ * What the state follows of the reference's answer @d (replay/policy.c):
+ * each WF_SYNC value's CPU and the hints it left, for src/state/follow.c.
+ */
+struct sr_ref;
+void sr_policy_ref(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+		   const struct sr_decision *d, struct sr_ref *ref);
+
 /*
  * For explaining one wakeup: @pol's answer under each WF_SYNC value the
  * trace leaves open, each with its full trail.  One answer (@d[0]) when

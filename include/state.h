@@ -100,6 +100,12 @@ struct sr_rq {
 	 * add them where a decision reads these averages; the state never does.
 	 */
 	unsigned long pelt_pre_util, pelt_pre_load;
+	/*
+	 * What the kernel's earlier sched_vcpu_pack choices showed this CPU's
+	 * utilisation to hold beyond the state's, decayed to now
+	 * (src/state/follow.c, follow_pack()); only that model reads it.
+	 */
+	unsigned long util_taught;
 	bool uncertain;			/* state not re-established after lost events */
 };
 
@@ -467,6 +473,10 @@ struct sr_ref {
 					 * -1 untouched */
 	bool waker_recent_maybe;	/* ... unless wake_wide() answered otherwise */
 	bool no_record_wakee;		/* answered before record_wakee() (sched_vcpu_pack) */
+	/* each answer's sched_vcpu_pack utilisation margins (struct sr_sis_fx) */
+	int16_t pack_cpu[2], pack_tight_cpu[2];
+	int32_t pack_need[2], pack_excess[2];
+	bool pack_doubt;		/* the answer hung on another event's timing too */
 };
 
 /* How each WF_SYNC value fared on a waker's earlier wakeups (decaying counts). */
@@ -667,6 +677,8 @@ struct sr_cpu_state {
 	/* a cold CPU's running and queued-weight averages from zero at the trace's start */
 	double warm_util, warm_load;
 	uint64_t warm_ts;		/* their start; 0: none (idle when the trace began) */
+	double taught_util;		/* sr_rq.util_taught at taught_ts, decaying since */
+	uint64_t taught_ts;
 	/* dead tasks' averages left for the next update (cfs_rq->removed) */
 	double removed_load, removed_util, removed_run;
 	uint64_t removed_ts;

@@ -51,7 +51,8 @@ void sr_decision_reset(struct sr_decision *d, bool quiet)
 	d->waker_recent_maybe = false;
 	d->no_record_wakee = false;
 	d->fx = (struct sr_sis_fx){ .target = -1, .recent_used_cpu = -1, .cpu_no_scan = -1,
-				  .cpu_full_scan = -1, .cpu_cores_no_scan = -1, .h_load_cpu = { -1, -1 } };
+				  .cpu_full_scan = -1, .cpu_cores_no_scan = -1, .h_load_cpu = { -1, -1 },
+				  .pack_cpu = -1, .pack_tight_cpu = -1 };
 	d->alt_fx = d->fx;
 	d->stamp_turns = 0;
 	d->trail.n = 0;
@@ -372,6 +373,53 @@ int sr_policy_decide_each(const struct sr_policy *pol, const struct sr_wake_ctx 
 			d[i].cpu = -1;
 	}
 	return n;
+}
+
+/*
+ * What the state learns from the reference's answer @d (the recorded
+ * kernel's own model, @pol) once the kernel's choice is known
+ * (src/state/follow.c): each WF_SYNC value's CPU and the hints it left.
+ */
+void sr_policy_ref(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
+		   const struct sr_decision *d, struct sr_ref *ref)
+{
+	int k = d->sync_assumed ? 1 : 0;
+	const struct sr_sis_fx *fx[2];
+
+	if (d->cpu < 0)
+		return;
+	fx[k] = &d->fx;
+	fx[!k] = &d->alt_fx;
+	ref->valid = true;
+	ref->cpu[k] = (int16_t)d->cpu;
+	ref->cpu[!k] = (int16_t)(ctx->sync == SR_UNKNOWN ? d->alt_cpu : d->cpu);
+	for (int i = 0; i < 2; i++) {
+		ref->recent_used_cpu[i] = (int16_t)fx[i]->recent_used_cpu;
+		ref->cleared_idle_cores[i] = (int16_t)(fx[i]->cleared_idle_cores &&
+			fx[i]->target >= 0 ? ctx->topo->cpu[fx[i]->target].llc_id : -1);
+		ref->no_scan_cpu[i] = (int16_t)fx[i]->cpu_no_scan;
+		ref->no_scan_budget[i] = (int16_t)fx[i]->no_scan_budget;
+		ref->full_scan_cpu[i] = (int16_t)fx[i]->cpu_full_scan;
+		ref->full_scan_budget[i] = (int16_t)fx[i]->full_scan_budget;
+		ref->cores_no_scan_cpu[i] = (int16_t)fx[i]->cpu_cores_no_scan;
+		ref->scan_llc[i] = (int16_t)(fx[i]->target >= 0 ?
+					     ctx->topo->cpu[fx[i]->target].llc_id : -1);
+		ref->pack_cpu[i] = (int16_t)fx[i]->pack_cpu;
+		ref->pack_need[i] = fx[i]->pack_need;
+		ref->pack_tight_cpu[i] = (int16_t)fx[i]->pack_tight_cpu;
+		ref->pack_excess[i] = fx[i]->pack_excess;
+	}
+	ref->stores_prev = pol->knobs.kver >= SR_KV(5, 15);
+	/* flips that allowed either wake_wide() answer: the kernel's choice tells (hints.c) */
+	ref->wide_alt_cpu = (int16_t)d->wide_alt_cpu;
+	ref->primary_wide = d->wide;
+	ref->no_record_wakee = d->no_record_wakee;
+	ref->pack_doubt = d->depends & (SR_DEP_CONCURRENT | SR_DEP_DECISION_TIME | SR_DEP_LOST_EVENTS);
+	ref->wide_factor = (uint16_t)sr_llc_size(ctx->topo, ctx->this_cpu);
+	ref->h_load_cpu[0] = (int16_t)d->fx.h_load_cpu[0];
+	ref->h_load_cpu[1] = (int16_t)d->fx.h_load_cpu[1];
+	ref->waker_recent_cpu = (int16_t)d->waker_recent_cpu;
+	ref->waker_recent_maybe = d->waker_recent_maybe;
 }
 
 static const char *const decider_names[SR_BY_NR_DECIDERS] = {

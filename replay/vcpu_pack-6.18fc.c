@@ -47,11 +47,12 @@ static int task_cpu_of(const struct sr_wake_ctx *ctx)
 /*
  * cpu_util_cfs(): the larger of util_avg and util_est, capped at
  * capacity_orig (1024).  A CPU busy when the trace began adds the guess of
- * what its past holds (sr_rq.pelt_pre_util).
+ * what its past holds (sr_rq.pelt_pre_util), and what the kernel's earlier
+ * choices showed it to hold beyond the state's (@taught: sr_rq.util_taught).
  */
-static unsigned long util_cfs(const struct sr_rq *rq)
+static unsigned long util_cfs(const struct sr_rq *rq, bool taught)
 {
-	unsigned long avg = rq->util_avg + rq->pelt_pre_util;
+	unsigned long avg = rq->util_avg + rq->pelt_pre_util + (taught ? rq->util_taught : 0);
 	unsigned long util = avg > rq->util_est ? avg : rq->util_est;
 
 	return util < SR_CAPACITY_SCALE ? util : SR_CAPACITY_SCALE;
@@ -69,11 +70,29 @@ static bool util_close(const struct sr_wake_ctx *ctx, unsigned long lhs, unsigne
 	return ctx->load_error_pct && (double)diff * 100.0 < (double)ctx->load_error_pct * (double)big;
 }
 
+/*
+ * The margins of the utilisation test the state learns from (follow.c):
+ * @cpu had room by @lhs < @rhs (util + task, times 100, against 70 % of
+ * capacity), and would not have had it with (rhs - lhs) / 100 more; or it
+ * had none only through what earlier choices taught (@untaught had room).
+ */
+static void pack_margin(struct sr_decision *d, int cpu, bool room, unsigned long lhs,
+			unsigned long rhs, bool untaught)
+{
+	if (room) {
+		d->fx.pack_cpu = cpu;
+		d->fx.pack_need = (int)((rhs - lhs + 99) / 100);
+	} else if (untaught && d->fx.pack_tight_cpu < 0) {
+		d->fx.pack_tight_cpu = cpu;
+		d->fx.pack_excess = (int)((lhs - rhs) / 100 + 1);
+	}
+}
+
 static bool vcpu_pack_room(const struct sr_wake_ctx *ctx, int cpu, struct sr_decision *d)
 {
 	const struct sr_rq *rq = &ctx->rq[cpu];
 	bool self = ctx->kind == SR_WAKE_EXEC && cpu == task_cpu_of(ctx);	/* p->on_rq */
-	unsigned long util = util_cfs(rq), task = 0, lhs, rhs;
+	unsigned long util = util_cfs(rq, true), task = 0, lhs, rhs;
 	/* a task the trace shows running counts, though its enqueue came before the trace */
 	unsigned int nr = rq->curr_pid && !rq->nr_running ? 1 : rq->nr_running;
 	bool fair_curr = rq->curr_pid && rq->curr_policy != SR_SCHED_RT;
@@ -89,8 +108,9 @@ static bool vcpu_pack_room(const struct sr_wake_ctx *ctx, int cpu, struct sr_dec
 	if (allowed_on(ctx, cpu) && !rq->ttwu_pending && fair_only &&
 	    runnable <= (unsigned int)self + 1) {
 		room = lhs < rhs;
+		pack_margin(d, cpu, room, lhs, rhs, (util_cfs(rq, false) + task) * 100 < rhs);
 		d->depends |= ctx->unknown & SR_DEP_PELT_WARMUP;
-		if (rq->pelt_cold)
+		if (rq->pelt_cold || rq->util_taught)	/* a guess, or a lesson */
 			d->depends |= SR_DEP_PELT_WARMUP;
 		if (util_close(ctx, lhs, rhs))
 			d->depends |= SR_DEP_LOAD_ESTIMATE;

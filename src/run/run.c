@@ -47,44 +47,6 @@ static void warn_dropped(struct sr_run *r)
 	r->nr_warnings_dropped = 0;
 }
 
-/* A snapshot that may not be the traced machine's, or lacks what replaces the preset's values. */
-static void fill_ref(const struct sr_run *r, const struct sr_wake_ctx *ctx,
-		     const struct sr_decision *d, struct sr_ref *ref)
-{
-	int k = d->sync_assumed ? 1 : 0;
-	const struct sr_sis_fx *fx[2];
-
-	if (d->cpu < 0)
-		return;
-	fx[k] = &d->fx;
-	fx[!k] = &d->alt_fx;
-	ref->valid = true;
-	ref->cpu[k] = (int16_t)d->cpu;
-	ref->cpu[!k] = (int16_t)(ctx->sync == SR_UNKNOWN ? d->alt_cpu : d->cpu);
-	for (int i = 0; i < 2; i++) {
-		ref->recent_used_cpu[i] = (int16_t)fx[i]->recent_used_cpu;
-		ref->cleared_idle_cores[i] = (int16_t)(fx[i]->cleared_idle_cores &&
-			fx[i]->target >= 0 ? r->topo.cpu[fx[i]->target].llc_id : -1);
-		ref->no_scan_cpu[i] = (int16_t)fx[i]->cpu_no_scan;
-		ref->no_scan_budget[i] = (int16_t)fx[i]->no_scan_budget;
-		ref->full_scan_cpu[i] = (int16_t)fx[i]->cpu_full_scan;
-		ref->full_scan_budget[i] = (int16_t)fx[i]->full_scan_budget;
-		ref->cores_no_scan_cpu[i] = (int16_t)fx[i]->cpu_cores_no_scan;
-		ref->scan_llc[i] = (int16_t)(fx[i]->target >= 0 ?
-					     r->topo.cpu[fx[i]->target].llc_id : -1);
-	}
-	ref->stores_prev = r->ref.knobs.kver >= SR_KV(5, 15);
-	/* flips that allowed either wake_wide() answer: the kernel's choice tells (hints.c) */
-	ref->wide_alt_cpu = (int16_t)d->wide_alt_cpu;
-	ref->primary_wide = d->wide;
-	ref->no_record_wakee = d->no_record_wakee;
-	ref->wide_factor = (uint16_t)sr_llc_size(&r->topo, ctx->this_cpu);
-	ref->h_load_cpu[0] = (int16_t)d->fx.h_load_cpu[0];
-	ref->h_load_cpu[1] = (int16_t)d->fx.h_load_cpu[1];
-	ref->waker_recent_cpu = (int16_t)d->waker_recent_cpu;
-	ref->waker_recent_maybe = d->waker_recent_maybe;
-}
-
 /* --time, --pid, --comm, --cpu: whether the analyses see this placement. */
 static bool seen(const struct sr_run *r, uint64_t ts, int pid, int cpu)
 {
@@ -110,14 +72,14 @@ static int hook_placement(void *data, const struct sr_wake_ctx *ctx, struct sr_b
 	int ret = 0;
 
 	if (r->has_ref && r->ref_index < 0 && !sr_policy_decide_quiet(&r->ref, ctx, d))
-		fill_ref(r, ctx, d, ref);
+		sr_policy_ref(&r->ref, ctx, d, ref);
 	for (int i = 0; i < r->nr_policies; i++) {
 		dec[i] = (struct sr_brief){ .cpu = -1, .alt_cpu = -1 };
 		/* A model refusing its input is not fatal: that answer is missing. */
 		if (sr_policy_decide_quiet(&r->policy[i], ctx, d))
 			continue;
 		if (i == r->ref_index)
-			fill_ref(r, ctx, d, ref);
+			sr_policy_ref(&r->ref, ctx, d, ref);
 		if (d->cpu < 0 || d->cpu >= r->info->nr_cpus) {
 			dec[i].decided_by = (uint8_t)d->decided_by;	/* e.g. not_fair_class */
 			continue;

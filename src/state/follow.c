@@ -283,6 +283,48 @@ static bool follow_both_hints(struct sr_state *s, const struct sr_ref *r, int cp
 }
 
 /*
+ * sched_vcpu_pack's room test (replay/vcpu_pack-6.18fc.c) reads the
+ * kernel's cpu_util_cfs(), which on a CPU busy with work older than the
+ * trace holds what the state cannot see: the util_est and util_avg of
+ * tasks that ran before it.  Neither answer was the kernel's: where one
+ * packed @p onto a CPU that had room by the state's utilisation, the
+ * kernel's was at least pack_need higher there; where the kernel chose
+ * the CPU that only the taught part kept out, it was pack_excess lower.
+ * The lesson decays as PELT would decay a past contribution (32 ms half
+ * life), so a CPU whose old work ends loses it.
+ */
+static void teach_util(struct sr_state *s, int cpu, double delta)
+{
+	struct sr_cpu_state *c = &s->cpu[cpu];
+	double now = sr_st_taught_util(s, cpu, s->now) + delta;
+
+	c->taught_util = now > 0.0 ? (now < SR_CAPACITY_SCALE ? now : SR_CAPACITY_SCALE) : 0.0;
+	c->taught_ts = s->now;
+}
+
+static void follow_pack(struct sr_state *s, const struct sr_ref *r, int cpu)
+{
+	int taught = -1;
+
+	if (r->pack_doubt)
+		return;
+
+	for (int k = 0; k < 2; k++) {
+		int x = r->pack_cpu[k];
+
+		if (sr_st_cpu_ok(s, x) && x != cpu && x != taught) {
+			teach_util(s, x, r->pack_need[k]);
+			taught = x;
+		}
+	}
+	for (int k = 0; k < 2; k++)
+		if (r->pack_tight_cpu[k] == cpu && cpu != taught && sr_st_cpu_ok(s, cpu)) {
+			teach_util(s, cpu, -(double)r->pack_excess[k]);
+			return;
+		}
+}
+
+/*
  * The waker's own recent_used_cpu, which 4.16 - 5.14 set to its CPU (@cpu)
  * in the fast path under want_affine: as the reference's answer left it,
  * unknown when the other wake_wide() answer would have left it otherwise.
@@ -323,6 +365,7 @@ void sr_st_follow_ref(struct sr_state *s, struct sr_task *p, struct sr_task *wak
 	if (r->wide_factor && r->wide_alt_cpu >= 0)
 		weigh_wide(s, p, waker, r, cpu, m0 || m1);
 	if (!m0 && !m1) {
+		follow_pack(s, r, cpu);
 		if (!follow_both_hints(s, r, cpu, p->probe.valid ? p->probe.ts : UINT64_MAX))
 			cores_unknown(s, r, p, cpu, prev, waker_cpu);
 		if (cpu != prev)

@@ -250,6 +250,17 @@ static void publish(struct sr_state *s, int cpu, uint64_t now, bool stale)
 	rq->load_avg_unrefreshed = round_pos(c->k_load_seen);
 	if (rq->pelt_cold || rq->pelt_pre_util || rq->pelt_pre_load)
 		warm_prior(s, cpu, now);
+	rq->util_taught = c->taught_util > 0.0 ? round_pos(sr_st_taught_util(s, cpu, now)) : 0;
+}
+
+/* What the kernel's choices taught of @cpu's utilisation (follow.c), decayed to @now. */
+double sr_st_taught_util(const struct sr_state *s, int cpu, uint64_t now)
+{
+	const struct sr_cpu_state *c = &s->cpu[cpu];
+
+	if (c->taught_util <= 0.0 || now <= c->taught_ts)
+		return c->taught_util;
+	return c->taught_util * sr_pelt_decay(now - c->taught_ts);
 }
 
 /* The averages decay to @now; the rq fields the models read follow. */

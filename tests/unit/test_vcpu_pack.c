@@ -32,10 +32,7 @@ static int h_pack(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *de
 	dec[0] = (struct sr_brief){ .cpu = (int16_t)r->d.cpu, .alt_cpu = (int16_t)r->d.alt_cpu,
 				    .decided_by = (uint8_t)r->d.decided_by,
 				    .determined = r->d.determined };
-	*ref = (struct sr_ref){ .valid = true, .cpu = { (int16_t)r->d.cpu, (int16_t)r->d.cpu },
-				.recent_used_cpu = { -1, -1 }, .cleared_idle_cores = { -1, -1 },
-				.wide_alt_cpu = -1, .waker_recent_cpu = -1,
-				.no_record_wakee = r->d.no_record_wakee };
+	sr_policy_ref(&r->pol, ctx, &r->d, ref);
 	return 0;
 }
 
@@ -146,6 +143,38 @@ static void test_pack_leaves_flips(void **state)
 	fx_free(f);
 }
 
+/*
+ * The kernel did not pack the wakee onto its busy prev (CPU 1), which had
+ * room by the state's utilisation: its cpu_util_cfs() there was at least
+ * pack_need higher (work older than the trace), and the next wakeup reads
+ * that.  When the kernel then packs onto CPU 1 after all, the lesson
+ * shrinks until it has room again; unused, it decays as PELT would.
+ */
+static void test_pack_lesson(void **state)
+{
+	struct pack_run r;
+	struct fx *f = pack_fx(&r, "linux-6.18:vcpu_pack=15");
+	int need;
+
+	(void)state;
+	pack_scene(f, true);
+	assert_int_equal(r.d.cpu, 1);
+	need = r.d.fx.pack_need;
+	assert_true(need > 0);
+	wakeup(f, 3 * MS + 5 * US, 3, 200, 3);		/* the kernel: idle CPU 3 */
+	assert_true(f->s.cpu[1].taught_util >= need);
+	sw(f, 3 * MS + 20 * US, 3, 0, "", 200, "wakee");
+	sw(f, 3 * MS + 30 * US, 3, 200, "wakee", 0, "");
+	waking(f, 3 * MS + 40 * US, 0, 200, "wakee", 3, 100, false);
+	assert_int_equal(r.d.fx.pack_tight_cpu, 1);	/* CPU 1 had room but for the lesson */
+	assert_int_not_equal(r.d.cpu, 1);
+	assert_true(r.d.depends & SR_DEP_PELT_WARMUP);	/* a lesson is an estimate */
+	wakeup(f, 3 * MS + 45 * US, 1, 200, 1);		/* the kernel packed onto CPU 1 */
+	assert_true(f->s.cpu[1].taught_util < need);
+	assert_true(sr_st_taught_util(&f->s, 1, 3 * MS + 45 * US + 1000 * MS) < 1.0);
+	fx_free(f);
+}
+
 /* The boot parameter, and which others leave the kernel unmodelled. */
 static void test_machine_params(void **state)
 {
@@ -178,6 +207,7 @@ int main(void)
 		cmocka_unit_test(test_mainline_ignores_pack),
 		cmocka_unit_test(test_pack_bits),
 		cmocka_unit_test(test_pack_leaves_flips),
+		cmocka_unit_test(test_pack_lesson),
 		cmocka_unit_test(test_machine_params),
 	};
 
