@@ -168,6 +168,9 @@ static void print_cpus(FILE *f, const struct sr_explain_cand *c, const struct sr
 				"from before the trace)", rq->pelt_pre_load, rq->pelt_pre_util);
 		else if (rq->pelt_cold)
 			fprintf(f, "  (averages warming up)");
+		if (rq->util_taught)
+			fprintf(f, "  (the kernel's earlier choices showed %lu more util)",
+				rq->util_taught);
 		fputc('\n', f);
 	}
 	print_allowed(f, c);

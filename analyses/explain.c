@@ -287,7 +287,7 @@ static json_t *cpus_json(const struct sr_explain_cand *c, const struct sr_view *
 		if (cpu == c->w.cpu)
 			json_array_append_new(roles, json_string("chosen"));
 		json_array_append_new(a, json_pack("{s:i, s:o, s:s, s:s, s:i, s:i, s:I, s:I, s:I,"
-			" s:b, s:b, s:b, s:I, s:I}", "cpu", cpu, "roles", roles,
+			" s:b, s:b, s:b, s:I, s:I, s:I}", "cpu", cpu, "roles", roles,
 			"to_prev", sr_an_relation(v->topo, cpu, c->prev_cpu),
 			"to_waker", sr_an_relation(v->topo, cpu, c->this_cpu), "curr_pid", rq->curr_pid,
 			"nr_running", (int)rq->nr_running, "load_weight", (json_int_t)rq->load_weight,
@@ -295,7 +295,8 @@ static json_t *cpus_json(const struct sr_explain_cand *c, const struct sr_view *
 			"idle", !rq->curr_pid && !rq->nr_running, "uncertain", rq->uncertain,
 			"averages_warming_up", rq->pelt_cold,
 			"pre_trace_load_avg", (json_int_t)rq->pelt_pre_load,
-			"pre_trace_util_avg", (json_int_t)rq->pelt_pre_util));
+			"pre_trace_util_avg", (json_int_t)rq->pelt_pre_util,
+			"util_taught", (json_int_t)rq->util_taught));
 	}
 	return a;
 }
