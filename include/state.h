@@ -89,6 +89,13 @@ struct sr_rq {
 	unsigned int maybe_delayed;
 	bool vcpu_preempted;		/* unknowable from a trace; false */
 	/*
+	 * The trace holds no event of this CPU at all: idle throughout, or one
+	 * task running there without a switch — no event tells which.  Idle is
+	 * the guess until a choice of the kernel says otherwise (silent_busy:
+	 * src/state/follow.c, follow_silent()); models then read it as busy.
+	 */
+	bool silent, silent_busy;
+	/*
 	 * The CPU was busy when the trace began and its PELT averages have not
 	 * had a warm-up (LOAD_AVG_MAX_N periods) since: they start from zero,
 	 * the kernel's from its whole past.
@@ -115,7 +122,7 @@ struct sr_rq {
 static inline bool sr_rq_idle(const struct sr_rq *rq)
 {
 	return rq->curr_pid == 0 && rq->nr_running == 0 && !rq->ttwu_pending &&
-	       !rq->idle_unrecorded;
+	       !rq->idle_unrecorded && !rq->silent_busy;
 }
 
 enum sr_sched_policy {
@@ -265,8 +272,10 @@ enum sr_dep {
 						 * placement code is not the one modelled */
 	SR_DEP_IDLE_STATE	= 1 << 17,	/* a cpuidle driver: the idle CPUs' states, whose
 						 * exit latency the slow path weighs first */
+	SR_DEP_SILENT_CPU	= 1 << 18,	/* a CPU with no event in the trace: idle or
+						 * running one task throughout */
 };
-#define SR_NR_DEPS	18
+#define SR_NR_DEPS	19
 
 /* SIS_UTIL's budget of one LLC (src/state/hints.c). */
 struct sr_llc_scan {
@@ -941,6 +950,7 @@ struct sr_state {
 	bool wl_doubted;		/* the placement's wl_doubt mask is not empty */
 	/* kept by the state's writers, so that a placement need not look at every CPU */
 	int nr_doubtful;		/* CPUs whose rq is uncertain or idle_unrecorded */
+	int nr_silent;			/* CPUs without any event in the trace (sr_rq.silent) */
 	struct sr_cpumask flight_mask;	/* the placement's in_flight, filled when any */
 	unsigned int nr_wl;		/* Σ cpu[].ttwu_pending */
 	struct sr_cpumask wl_doubt_mask;/* the placement's wl_doubt, filled when any */

@@ -154,7 +154,7 @@ static void cpu_stats(const struct fic *f, int i, bool delayed, struct fig_stats
 	g->sum_nr_running += nr;
 	/* idle_cpu_without() */
 	if (!nr && (rq->curr_pid == 0 || rq->curr_pid == p->pid) && !rq->ttwu_pending &&
-	    !rq->idle_unrecorded)
+	    !rq->idle_unrecorded && !rq->silent_busy)
 		g->idle_cpus++;
 	if (cap > g->fit_cap)		/* task_fits_cpu() is asked of these only */
 		g->fit_cap = cap;

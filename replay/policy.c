@@ -472,6 +472,7 @@ const char *sr_dep_name(enum sr_dep dep)
 	case SR_DEP_CONCURRENT: return "concurrent_wakeup";
 	case SR_DEP_KERNEL_PATCHES: return "kernel_patches";
 	case SR_DEP_IDLE_STATE: return "idle_state";
+	case SR_DEP_SILENT_CPU: return "silent_cpu";
 	}
 	return "invalid";
 }
@@ -502,6 +503,8 @@ const char *sr_dep_gloss(enum sr_dep dep)
 	case SR_DEP_CONCURRENT: return "another wakeup being enqueued on a CPU the answer read";
 	case SR_DEP_KERNEL_PATCHES: return "scheduler patches of this kernel that no model has";
 	case SR_DEP_IDLE_STATE: return "the idle CPUs' cpuidle states (their exit latency)";
+	case SR_DEP_SILENT_CPU:
+		return "whether a CPU without any event in the trace was idle or ran one task throughout";
 	}
 	return "invalid";
 }

@@ -325,6 +325,39 @@ static void follow_pack(struct sr_state *s, const struct sr_ref *r, int cpu)
 }
 
 /*
+ * A CPU without any event in the whole trace (sr_rq.silent) was idle
+ * throughout or ran one task that never switched: no event tells which,
+ * and idle is the guess.  Where neither of the reference's answers was the
+ * kernel's choice @cpu and one of them was such a CPU, taken idle, the
+ * kernel's own code did not see it idle when it chose a CPU running a
+ * task: the idle tests of select_idle_sibling() and find_idlest_group()
+ * (available_idle_cpu(), idle_cpu_without()) prefer an idle CPU to it.  The state holds it busy from then on — the trace shows
+ * nothing of it changing — and the decisions that read it depend on
+ * silent_cpu.  6.18 guest-time-shift.dat: the fork that starts the trace
+ * stayed on its parent's busy CPU 1, CPU 0 silent; taken idle, wakeup 3
+ * went there too.
+ */
+void sr_st_follow_silent(struct sr_state *s, const struct sr_ref *r, int cpu)
+{
+	/*
+	 * Only a choice of a CPU running a task: another idle CPU chosen says
+	 * only that the choice between idle CPUs went otherwise (idle_stamp,
+	 * the scan's order and budget), not that the silent one was busy.
+	 */
+	if (!s->nr_silent || !r->valid || r->cpu[0] == cpu || r->cpu[1] == cpu ||
+	    !sr_st_cpu_ok(s, cpu) || s->rq[cpu].curr_pid <= 0)
+		return;
+	for (int k = 0; k < 2; k++) {
+		int x = r->cpu[k];
+
+		if (sr_st_cpu_ok(s, x) && s->rq[x].silent && !s->rq[x].silent_busy) {
+			s->rq[x].silent_busy = true;
+			sr_st_rq_touched(s, x);
+		}
+	}
+}
+
+/*
  * The waker's own recent_used_cpu, which 4.16 - 5.14 set to its CPU (@cpu)
  * in the fast path under want_affine: as the reference's answer left it,
  * unknown when the other wake_wide() answer would have left it otherwise.
@@ -366,6 +399,7 @@ void sr_st_follow_ref(struct sr_state *s, struct sr_task *p, struct sr_task *wak
 		weigh_wide(s, p, waker, r, cpu, m0 || m1);
 	if (!m0 && !m1) {
 		follow_pack(s, r, cpu);
+		sr_st_follow_silent(s, r, cpu);
 		if (!follow_both_hints(s, r, cpu, p->probe.valid ? p->probe.ts : UINT64_MAX))
 			cores_unknown(s, r, p, cpu, prev, waker_cpu);
 		if (cpu != prev)

@@ -100,6 +100,30 @@ static void warm_up(struct sr_state *s)
  * the child, and there is no sync.  Execs (sched_exec()): both are the
  * task's own CPU, where it runs.
  */
+/*
+ * An answer on a CPU without any event in the trace took it idle, and one
+ * where such a CPU, allowed to the task, is held busy (follow.c,
+ * sr_st_follow_silent()) took that guess: both depend on silent_cpu.
+ */
+static void silent_depends(const struct sr_state *s, struct sr_brief *dec,
+			   const struct sr_cpumask *allowed)
+{
+	bool held = false;
+
+	if (!s->nr_silent || !dec)
+		return;
+	for (int c = 0; c < s->cfg.nr_cpus; c++)
+		held |= s->rq[c].silent_busy && (!allowed || sr_mask_test(allowed, c));
+	for (int i = 0; i < s->cfg.nr_policies; i++) {
+		int cpu = dec[i].cpu;
+
+		if (held || (sr_st_cpu_ok(s, cpu) && s->rq[cpu].silent)) {
+			dec[i].depends |= SR_DEP_SILENT_CPU;
+			dec[i].determined = false;
+		}
+	}
+}
+
 int sr_st_run_placement_by(struct sr_state *s, struct sr_task *p, struct sr_task *waker,
 			   const struct sr_event *ev, enum sr_wake_kind kind, int prev,
 			   struct sr_brief **decp, unsigned int unknown)
@@ -184,6 +208,7 @@ int sr_st_run_placement_by(struct sr_state *s, struct sr_task *p, struct sr_task
 	 */
 	if (kind == SR_WAKE_TTWU && p->pend_descheduled && s->cfg.delayed_dequeue)
 		sr_st_dec_depends(s, *decp, SR_DEP_DELAYED_DEQUEUE);
+	silent_depends(s, *decp, ctx.allowed);
 	p->pend_ref = ref;
 	for (int i = 0; ref.valid && i < 2; i++)
 		if (sr_st_cpu_ok(s, ref.h_load_cpu[i]))

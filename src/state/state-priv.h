@@ -323,6 +323,7 @@ enum sr_tristate sr_st_sync_guess(struct sr_state *s, const struct sr_task *wake
 void sr_st_waker_recent(struct sr_task *waker, const struct sr_ref *r, int cpu);
 void sr_st_follow_early(struct sr_state *s, struct sr_task *p, int cpu);
 void sr_st_ttwu_returned(struct sr_state *s, const struct sr_event *ev);
+void sr_st_follow_silent(struct sr_state *s, const struct sr_ref *r, int cpu);
 void sr_st_follow_ref(struct sr_state *s, struct sr_task *p, struct sr_task *waker, int cpu,
 		      int prev, int waker_cpu);
 

@@ -349,6 +349,8 @@ int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg)
 			s->pelt_cold_until = s->cpu[c].pelt_known_ts;
 		if (curr < 0)
 			continue;
+		s->rq[c].silent = in->first_pid < 0;
+		s->nr_silent += s->rq[c].silent;
 		/* Known from its first record on: the task itself stays unknown until it switches. */
 		s->cpu[c].curr_known = true;
 		s->cpu[c].since = in->first_pid >= 0 ? in->first_ts : cfg->start;

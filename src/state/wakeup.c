@@ -518,6 +518,8 @@ static int emit_fork(struct sr_state *s, struct sr_task *p, const struct sr_even
 	/* forks share the placement numbering, so that one number names any placement */
 	w.index = ++s->nr_placed;
 	ret = sr_st_run_placement(s, p, ev, SR_WAKE_FORK, ev->cpu, &p->dec, fork_window(s, p));
+	if (!ret)
+		sr_st_follow_silent(s, &p->pend_ref, ev->target_cpu);
 	p->note = (struct sr_wake_note){ .ts = ev->ts, .ts_wakeup = ev->ts, .index = w.index,
 		.cpu = (int16_t)ev->target_cpu, .prev_cpu = (int16_t)ev->cpu,
 		.waker_cpu = (int16_t)ev->cpu, .cls = SR_W_NR, .pending_run = true };
