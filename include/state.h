@@ -92,7 +92,7 @@ struct sr_rq {
 	 * The trace holds no event of this CPU at all: idle throughout, or one
 	 * task running there without a switch — no event tells which.  Idle is
 	 * the guess until a choice of the kernel says otherwise (silent_busy:
-	 * src/state/follow.c, follow_silent()); models then read it as busy.
+	 * src/state/follow.c, sr_st_follow_silent()); models then read it as busy.
 	 */
 	bool silent, silent_busy;
 	/*
@@ -951,6 +951,7 @@ struct sr_state {
 	/* kept by the state's writers, so that a placement need not look at every CPU */
 	int nr_doubtful;		/* CPUs whose rq is uncertain or idle_unrecorded */
 	int nr_silent;			/* CPUs without any event in the trace (sr_rq.silent) */
+	struct sr_cpumask silent_busy;	/* ... those held busy (sr_rq.silent_busy) */
 	struct sr_cpumask flight_mask;	/* the placement's in_flight, filled when any */
 	unsigned int nr_wl;		/* Σ cpu[].ttwu_pending */
 	struct sr_cpumask wl_doubt_mask;/* the placement's wl_doubt, filled when any */

@@ -331,9 +331,9 @@ static void follow_pack(struct sr_state *s, const struct sr_ref *r, int cpu)
  * kernel's choice @cpu and one of them was such a CPU, taken idle, the
  * kernel's own code did not see it idle when it chose a CPU running a
  * task: the idle tests of select_idle_sibling() and find_idlest_group()
- * (available_idle_cpu(), idle_cpu_without()) prefer an idle CPU to it.  The state holds it busy from then on — the trace shows
- * nothing of it changing — and the decisions that read it depend on
- * silent_cpu.  6.18 guest-time-shift.dat: the fork that starts the trace
+ * (available_idle_cpu(), idle_cpu_without()) prefer an idle CPU to it.
+ * The state holds it busy from then on — the trace shows nothing of it
+ * changing — and the decisions that read it depend on silent_cpu.  6.18 guest-time-shift.dat: the fork that starts the trace
  * stayed on its parent's busy CPU 1, CPU 0 silent; taken idle, wakeup 3
  * went there too.
  */
@@ -352,6 +352,7 @@ void sr_st_follow_silent(struct sr_state *s, const struct sr_ref *r, int cpu)
 
 		if (sr_st_cpu_ok(s, x) && s->rq[x].silent && !s->rq[x].silent_busy) {
 			s->rq[x].silent_busy = true;
+			sr_mask_set(&s->silent_busy, x);
 			sr_st_rq_touched(s, x);
 		}
 	}

@@ -94,13 +94,6 @@ static void warm_up(struct sr_state *s)
 }
 
 /*
- * Run the policies at the moment of a placement, their answers into *@decp.
- * Wakeups: this_cpu is the waking CPU and prev the task's CPU.  Forks
- * (wake_up_new_task()): both are the parent's CPU, where sched_fork() put
- * the child, and there is no sync.  Execs (sched_exec()): both are the
- * task's own CPU, where it runs.
- */
-/*
  * An answer on a CPU without any event in the trace took it idle, and one
  * where such a CPU, allowed to the task, is held busy (follow.c,
  * sr_st_follow_silent()) took that guess: both depend on silent_cpu.
@@ -108,12 +101,12 @@ static void warm_up(struct sr_state *s)
 static void silent_depends(const struct sr_state *s, struct sr_brief *dec,
 			   const struct sr_cpumask *allowed)
 {
-	bool held = false;
+	bool held;
 
 	if (!s->nr_silent || !dec)
 		return;
-	for (int c = 0; c < s->cfg.nr_cpus; c++)
-		held |= s->rq[c].silent_busy && (!allowed || sr_mask_test(allowed, c));
+	held = allowed ? sr_mask_intersects(&s->silent_busy, allowed) :
+			 sr_mask_weight(&s->silent_busy) > 0;
 	for (int i = 0; i < s->cfg.nr_policies; i++) {
 		int cpu = dec[i].cpu;
 
@@ -124,6 +117,13 @@ static void silent_depends(const struct sr_state *s, struct sr_brief *dec,
 	}
 }
 
+/*
+ * Run the policies at the moment of a placement, their answers into *@decp.
+ * Wakeups: this_cpu is the waking CPU and prev the task's CPU.  Forks
+ * (wake_up_new_task()): both are the parent's CPU, where sched_fork() put
+ * the child, and there is no sync.  Execs (sched_exec()): both are the
+ * task's own CPU, where it runs.
+ */
 int sr_st_run_placement_by(struct sr_state *s, struct sr_task *p, struct sr_task *waker,
 			   const struct sr_event *ev, enum sr_wake_kind kind, int prev,
 			   struct sr_brief **decp, unsigned int unknown)
