@@ -498,3 +498,37 @@ void sr_st_task_set_prio(struct sr_state *s, struct sr_task *t, int prio)
 	if (queued)
 		sr_st_rq_account(s, t, t->v.cpu, +1);
 }
+
+/*
+ * The first record after a lost window on @cpu (its last record before the
+ * gap at @after): a task the state has asleep there may have been woken
+ * by @cpu itself inside the window — no other CPU recorded its
+ * sched_waking — and run, slept, moved or died there unseen (hackbench
+ * workers forked on a CPU and asleep a few milliseconds before a window
+ * of 73 ms: every one ran and exited in it).  Its own record decides which
+ * is likelier: one asleep for less time before the window than the window
+ * lasted most likely woke in it, and the blocked average the state keeps
+ * for it (update_load_avg() never saw it go) is no longer the kernel's:
+ * it leaves the CPU's sums (remove_entity_load_avg(), as for a task gone),
+ * and the task's own averages, unknown, restart from zero.  A longer
+ * sleeper keeps its place and average.
+ */
+void sr_st_lost_sleepers(struct sr_state *s, int cpu, uint64_t after)
+{
+	for (size_t i = 0; after && i < s->tasks.nr_slots; i++) {
+		struct sr_task *t = sr_state_task_at(s, i);
+		uint64_t from, asleep;
+
+		if (!t || t->state != SR_T_SLEEPING || t->v.cpu != cpu || t->grp || !t->sleep_known)
+			continue;
+		from = t->sleep_ts > after ? t->sleep_ts : after;
+		asleep = after > t->sleep_ts ? after - t->sleep_ts : 0;
+		if (s->now - from <= asleep)
+			continue;
+		sr_st_task_pelt(s, t, s->now);
+		pelt_leave(s, t, cpu, false);
+		t->load_frac = t->util_frac = t->run_frac = 0;
+		t->sleep_load = t->sleep_util = t->sleep_run = 0;
+		sr_st_task_avgs(t);
+	}
+}

@@ -189,6 +189,7 @@ void sr_st_task_pulled(struct sr_state *s, struct sr_task *t, int cpu);
 void sr_st_task_set_prio(struct sr_state *s, struct sr_task *t, int prio);
 void sr_st_rq_account(struct sr_state *s, struct sr_task *t, int cpu, int sign);
 void sr_st_blocked_load(struct sr_state *s, struct sr_task *t, int cpu, int sign);
+void sr_st_lost_sleepers(struct sr_state *s, int cpu, uint64_t after);
 
 /* groups.c: task groups */
 void sr_st_groups_free(struct sr_state *s);

@@ -215,10 +215,12 @@ static int on_switch_event(struct sr_state *s, const struct sr_event *ev)
 
 int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 {
+	uint64_t after;		/* the CPU's last record before this one */
 	int ret;
 
 	if (!sr_st_cpu_ok(s, ev->cpu))
 		return 0;
+	after = s->cpu[ev->cpu].last_ts;
 	if (ev->ts > s->now)
 		s->now = ev->ts;
 	if (!s->first_ts)
@@ -227,6 +229,7 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 	sr_st_idle_stamp_bound(s, ev);
 	if (ev->missed_before) {
 		sr_st_cpu_advance(s, ev->cpu, s->now);
+		sr_st_lost_sleepers(s, ev->cpu, after);
 		sr_st_rq_doubt(s, ev->cpu, true, s->rq[ev->cpu].idle_unrecorded);
 	}
 	/* Rule 3: any other sched event names the CPU's current task. */
