@@ -356,6 +356,12 @@ struct sr_wake_ctx {
 	 * when its answer actually used that input; LOST_EVENTS always counts.
 	 */
 	unsigned int unknown;
+	/*
+	 * CPUs not in cpu_active_mask / cpu_online_mask (CPU hotplug); NULL:
+	 * none.  select_task_rq() refuses them (is_cpu_allowed()).
+	 */
+	const struct sr_cpumask *inactive, *offline;
+	bool p_percpu_kthread;		/* the wakee is a per-CPU kthread (kthread_is_per_cpu()) */
 };
 
 /*
@@ -664,6 +670,7 @@ struct sr_wakeup {
 #define SR_LEFT_RING	16
 
 struct sr_cpu_state {
+	int hp_kick_target;		/* the state its hotplug thread was kicked down to; 0 none */
 	struct sr_task *curr;		/* NULL: idle (curr_pid 0) or unknown */
 	bool curr_known;		/* a sched_switch has been seen on this CPU */
 	uint64_t touched_ts;		/* the last change of its curr or nr_running */
@@ -969,6 +976,14 @@ struct sr_state {
 	 */
 	int64_t jiffy_off0, jiffy_drift;
 	bool jiffy_off_known;
+	/*
+	 * CPU hotplug as the cpuhp events show it (src/state/hotplug.c): the
+	 * CPUs cpu_active_mask lacks and those cpu_online_mask lacks; the
+	 * number the kernel gives CPUHP_ONLINE (0: no event seen yet).
+	 */
+	struct sr_cpumask inactive, offline;
+	bool hotplugged;		/* a CPU left cpu_active_mask once */
+	int cpuhp_online;
 };
 
 int sr_state_init(struct sr_state *s, const struct sr_state_cfg *cfg);

@@ -33,6 +33,8 @@ enum sr_ev_type {
 	SR_EV_RQS,			/* rqsN: SR_RQS_CPUS CPUs' rq->cfs.avg at srqf */
 	SR_EV_AUTOGROUP,		/* sag: sched_autogroup_create_attach(pid) */
 	SR_EV_CGROUP_ATTACH,		/* cgroup:cgroup_attach_task (pid, dst_id) */
+	SR_EV_CPUHP_ENTER,		/* cpuhp:cpuhp_enter (hp_cpu, target, step) */
+	SR_EV_CPUHP_EXIT,		/* cpuhp:cpuhp_exit (hp_cpu, state reached, step) */
 	SR_EV_OTHER,
 	SR_EV_NR
 };
@@ -113,6 +115,12 @@ struct sr_event {
 	};
 	};
 	int cgroup_id;			/* cgroup_attach: dst_id */
+	/*
+	 * cpuhp_enter/exit: the CPU being hotplugged, the step (enum
+	 * cpuhp_state) whose callback runs, and enter's target state or
+	 * exit's state reached (below the step when a teardown ran it)
+	 */
+	int hp_cpu, hp_state, hp_step;
 };
 
 #define SR_MAX_LOST_WINDOWS 16

@@ -98,4 +98,10 @@ bool sr_stamp_grid_init(struct sr_stamp_grid *g, const struct sr_wake_ctx *ctx);
 /* Put the next combination into ctx->rq_scratch (@first: the first); false after the last. */
 bool sr_stamp_grid_next(struct sr_stamp_grid *g, const struct sr_wake_ctx *ctx, bool first);
 
+/*
+ * select_task_rq()'s is_cpu_allowed() test of the class's answer d->cpu,
+ * select_fallback_rq() when it fails (replay/select_fallback_rq-4.17.c).
+ */
+void sr_select_task_rq_allowed(const struct sr_wake_ctx *ctx, struct sr_decision *d);
+
 #endif /* SR_MODELS_H */

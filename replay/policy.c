@@ -70,10 +70,15 @@ static int decide_once(const struct sr_policy *pol, struct sr_wake_ctx *c,
 		       enum sr_tristate sync, struct sr_decision *d, bool quiet,
 		       struct sr_sis_memo *memo)
 {
+	int ret;
+
 	c->sync = sync;
 	sr_decision_reset(d, quiet);
 	d->sis_memo = memo;
-	return pol->ops->select_task_rq(pol, c, d);
+	ret = pol->ops->select_task_rq(pol, c, d);
+	if (!ret)
+		sr_select_task_rq_allowed(c, d);
+	return ret;
 }
 
 /* Inputs every answer depends on when the context lacks them, whatever decided it. */
@@ -103,6 +108,7 @@ static int pinned_not_fair(const struct sr_wake_ctx *ctx, struct sr_decision *d,
 	s = sr_trail_add(&d->trail, "select_task_rq", "p->nr_cpus_allowed > 1",
 			 "cpumask_any(p->cpus_ptr): the class is not asked", d->cpu);
 	sr_step_val(s, "nr_cpus_allowed", 1);
+	sr_select_task_rq_allowed(ctx, d);
 	d->alt_cpu = d->cpu;
 	d->decided_by = SR_BY_NOT_ALLOWED;
 	d->depends = ctx->unknown & (SR_DEP_AFFINITY | SR_DEP_ANY_ANSWER);

@@ -83,6 +83,12 @@ static const struct ev_desc descs[SR_EV_OTHER] = {
 	[SR_EV_CGROUP_ATTACH] = { "cgroup", "cgroup_attach_task", {
 		[F_PID] = "pid", [F_COMM] = "comm", [F_CGROUP_ID] = "dst_id" },
 		R(F_PID) | R(F_CGROUP_ID) },
+	[SR_EV_CPUHP_ENTER] = { "cpuhp", "cpuhp_enter", {
+		[F_HP_CPU] = "cpu", [F_HP_STATE] = "target", [F_HP_STEP] = "idx" },
+		R(F_HP_CPU) | R(F_HP_STATE) | R(F_HP_STEP) },
+	[SR_EV_CPUHP_EXIT] = { "cpuhp", "cpuhp_exit", {
+		[F_HP_CPU] = "cpu", [F_HP_STATE] = "state", [F_HP_STEP] = "idx" },
+		R(F_HP_CPU) | R(F_HP_STATE) | R(F_HP_STEP) },
 };
 
 /* The field's place, so that a record's fields are read without the library. */
@@ -128,7 +134,8 @@ static const struct { uint16_t off; uint8_t kind; } dst_of[F_NR] = {
 	[F_CPU_LOAD] = D(cpu_load, D_U64), [F_CPU_UTIL] = D(cpu_util, D_U64),
 	[F_FLIPS] = D(flips, D_U64), [F_FLIP_TS] = D(flip_ts, D_U64),
 	[F_JIFFIES] = D(jiffies, D_U64), [F_LLC_SCAN] = D(llc_scan, D_INT),
-	[F_LLC_IDLE_CORES] = D(llc_idle_cores, D_INT), [F_COMMON_PID] = D(common_pid, D_INT),
+	[F_LLC_IDLE_CORES] = D(llc_idle_cores, D_INT), [F_HP_CPU] = D(hp_cpu, D_INT),
+	[F_HP_STATE] = D(hp_state, D_INT), [F_HP_STEP] = D(hp_step, D_INT), [F_COMMON_PID] = D(common_pid, D_INT),
 	[F_COMMON_FLAGS] = D(irq_context, D_IRQ), [F_RQS_BASE] = D(rqs_base, D_INT),
 	DQ(0), DQ(1), DQ(2), DQ(3), DQ(4), DQ(5), DQ(6), DQ(7),
 	DQ(8), DQ(9), DQ(10), DQ(11), DQ(12), DQ(13), DQ(14), DQ(15),
@@ -226,6 +233,7 @@ static void plan_defaults(struct sr_event *e, enum sr_ev_type type)
 	e->load_avg = e->util_avg = e->h_load = e->cpu_load = e->cpu_util = UINT64_MAX;
 	e->flips = e->flip_ts = e->jiffies = UINT64_MAX;
 	e->sd_weight = e->llc_scan = e->llc_idle_cores = e->cgroup_id = -1;
+	e->hp_cpu = e->hp_state = e->hp_step = -1;
 }
 
 void sr_tr_resolve_events(struct sr_trace *t)

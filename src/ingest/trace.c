@@ -19,7 +19,7 @@ static const char *const ev_names[SR_EV_NR] = {
 	"sched_migrate_task", "sched_process_fork", "sched_process_exit",
 	"sched_process_exec", "sched_stat_runtime",
 	"srqf", "srqf_ret", "thl", "thl_ret", "fig", "fig_ret", "rqs", "sag", "cgroup_attach_task",
-	"other",
+	"cpuhp_enter", "cpuhp_exit", "other",
 };
 
 const char *sr_ev_name(enum sr_ev_type type)

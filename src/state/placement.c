@@ -193,6 +193,11 @@ int sr_st_run_placement_by(struct sr_state *s, struct sr_task *p, struct sr_task
 		ctx.unknown |= SR_DEP_KERNEL_PATCHES;
 	if (s->cfg.idle_states)
 		ctx.unknown |= SR_DEP_IDLE_STATE;
+	if (s->hotplugged) {
+		ctx.inactive = &s->inactive;
+		ctx.offline = &s->offline;
+		ctx.p_percpu_kthread = p->kthread_bound;
+	}
 	p->pend_guess = ctx.sync_guess;
 	probe_sync(s, p, waker, &ctx);
 	ret = s->cfg.hooks.placement(s->cfg.hooks.data, &ctx, *decp, &ref);

@@ -196,6 +196,8 @@ void sr_st_groups_free(struct sr_state *s);
 void sr_st_group_account(struct sr_state *s, struct sr_task *t, int cpu, int sign);
 void sr_st_group_load(struct sr_state *s, struct sr_task *t, int cpu, double delta);
 void sr_st_on_group_event(struct sr_state *s, const struct sr_event *ev);
+/* cpuhp_enter / cpuhp_exit: cpu_active_mask and cpu_online_mask (hotplug.c). */
+void sr_st_on_cpuhp(struct sr_state *s, const struct sr_event *ev);
 void sr_st_group_inherit(struct sr_state *s, struct sr_task *child, const struct sr_task *parent);
 void sr_st_groups_fill(struct sr_state *s);
 unsigned long sr_st_groups_se_load(struct sr_state *s, int cpu);

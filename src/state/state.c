@@ -271,6 +271,10 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 	case SR_EV_CGROUP_ATTACH:
 		sr_st_on_group_event(s, ev);
 		return 0;
+	case SR_EV_CPUHP_ENTER:
+	case SR_EV_CPUHP_EXIT:
+		sr_st_on_cpuhp(s, ev);
+		return 0;
 	case SR_EV_SELECT ... SR_EV_RQS:
 		return sr_st_on_probe(s, ev);
 	default:
