@@ -12,6 +12,7 @@
 #include <cmocka.h>
 #include "models.h"
 #include "state-fx.h"
+#include "model-hook.h"
 
 #define US	1000ULL
 #define MS	(1000 * US)
@@ -20,36 +21,18 @@
 #define ONLINE		236
 #define TEARDOWN	153
 
-struct hp_run {
-	struct sr_policy pol;
-	struct sr_decision d;
-};
-
-static int h_ref(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec,
-		 struct sr_ref *ref)
-{
-	struct hp_run *r = data;
-
-	assert_int_equal(sr_policy_decide_quiet(&r->pol, ctx, &r->d), 0);
-	dec[0] = (struct sr_brief){ .cpu = (int16_t)r->d.cpu, .alt_cpu = (int16_t)r->d.alt_cpu,
-				    .decided_by = (uint8_t)r->d.decided_by,
-				    .determined = r->d.determined };
-	sr_policy_ref(&r->pol, ctx, &r->d, ref);
-	return 0;
-}
-
 static const struct sr_cpu_ingest idle_start[4] = {
 	{ .first_pid = 0 }, { .first_pid = 0 }, { .first_pid = 0 }, { .first_pid = 0 },
 };
 
-static struct fx *hp_fx(struct hp_run *r)
+static struct fx *hp_fx(struct fx_ref_run *r)
 {
 	struct sr_state_cfg cfg = { .initial = idle_start };
 	struct fx *f;
 
 	assert_int_equal(sr_policy_from_spec(&r->pol, "linux-6.1"), 0);
 	f = fx_new_cfg(&cfg);
-	f->s.cfg.hooks = (struct sr_state_hooks){ .data = r, .placement = h_ref };
+	f->s.cfg.hooks = (struct sr_state_hooks){ .data = r, .placement = fx_ref_hook };
 	return f;
 }
 
@@ -83,7 +66,7 @@ static void scene(struct fx *f, bool down)
 /* Without hotplug the idle prev keeps the wakee. */
 static void test_idle_prev_kept(void **state)
 {
-	struct hp_run r;
+	struct fx_ref_run r;
 	struct fx *f = hp_fx(&r);
 
 	(void)state;
@@ -95,7 +78,7 @@ static void test_idle_prev_kept(void **state)
 /* prev left cpu_active_mask: is_cpu_allowed() fails, select_fallback_rq() takes node 0's first. */
 static void test_inactive_prev_falls_back(void **state)
 {
-	struct hp_run r;
+	struct fx_ref_run r;
 	struct fx *f = hp_fx(&r);
 
 	(void)state;
@@ -109,7 +92,7 @@ static void test_inactive_prev_falls_back(void **state)
 /* takedown_cpu() returned on the control CPU: offline; the bring-up's sched_cpu_activate(): back. */
 static void test_offline_and_back(void **state)
 {
-	struct hp_run r;
+	struct fx_ref_run r;
 	struct fx *f = hp_fx(&r);
 
 	(void)state;

@@ -12,42 +12,22 @@
 #include <cmocka.h>
 #include "models.h"
 #include "state-fx.h"
+#include "model-hook.h"
 
 #define US	1000ULL
 #define MS	(1000 * US)
 
-struct ref_run {
-	struct sr_policy pol;
-	struct sr_decision d;		/* the last answer */
-	struct sr_brief dec;		/* ... as the state left it (depends_on) */
-	struct sr_brief *decp;
-};
-
-static int h_ref(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec,
-		 struct sr_ref *ref)
-{
-	struct ref_run *r = data;
-
-	assert_int_equal(sr_policy_decide_quiet(&r->pol, ctx, &r->d), 0);
-	dec[0] = (struct sr_brief){ .cpu = (int16_t)r->d.cpu, .alt_cpu = (int16_t)r->d.alt_cpu,
-				    .decided_by = (uint8_t)r->d.decided_by,
-				    .determined = r->d.determined, .depends = r->d.depends };
-	r->decp = dec;
-	sr_policy_ref(&r->pol, ctx, &r->d, ref);
-	return 0;
-}
-
 /* CPU 0 has no event in the trace; CPU 1 runs the shell 50 from its start. */
 static const struct sr_cpu_ingest silent0[2] = { { .first_pid = -1 }, { .first_pid = 50 } };
 
-static struct fx *silent_fx(struct ref_run *r)
+static struct fx *silent_fx(struct fx_ref_run *r)
 {
 	struct sr_state_cfg cfg = { .initial = silent0 };
 	struct fx *f;
 
 	assert_int_equal(sr_policy_from_spec(&r->pol, "linux-6.18"), 0);
 	f = fx_new_on(NULL, 2, &cfg);
-	f->s.cfg.hooks = (struct sr_state_hooks){ .data = r, .placement = h_ref };
+	f->s.cfg.hooks = (struct sr_state_hooks){ .data = r, .placement = fx_ref_hook };
 	return f;
 }
 
@@ -81,7 +61,7 @@ static void child_wakes_parent(struct fx *f, uint64_t ts)
  */
 static void test_silent_held_busy(void **state)
 {
-	struct ref_run r = { 0 };
+	struct fx_ref_run r = { 0 };
 	struct fx *f = silent_fx(&r);
 
 	(void)state;
@@ -98,7 +78,7 @@ static void test_silent_held_busy(void **state)
 /* No choice says otherwise: the silent CPU is taken idle, and the answer says it relied on it. */
 static void test_silent_idle_guess(void **state)
 {
-	struct ref_run r = { 0 };
+	struct fx_ref_run r = { 0 };
 	struct fx *f = silent_fx(&r);
 
 	(void)state;

@@ -13,42 +13,24 @@
 #include "models.h"
 #include "machine.h"
 #include "state-fx.h"
+#include "model-hook.h"
 
 #define US	1000ULL
 #define MS	(1000 * US)
-
-struct pack_run {
-	struct sr_policy pol;
-	struct sr_decision d;		/* the last answer */
-};
-
-/* The reference's hook: its answer, and the ref the state follows (run.c fill_ref()). */
-static int h_pack(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec,
-		  struct sr_ref *ref)
-{
-	struct pack_run *r = data;
-
-	assert_int_equal(sr_policy_decide_quiet(&r->pol, ctx, &r->d), 0);
-	dec[0] = (struct sr_brief){ .cpu = (int16_t)r->d.cpu, .alt_cpu = (int16_t)r->d.alt_cpu,
-				    .decided_by = (uint8_t)r->d.decided_by,
-				    .determined = r->d.determined };
-	sr_policy_ref(&r->pol, ctx, &r->d, ref);
-	return 0;
-}
 
 /* Every CPU idle when the trace began: their PELT sums start from zero, and so do the kernel's. */
 static const struct sr_cpu_ingest idle_start[4] = {
 	{ .first_pid = 0 }, { .first_pid = 0 }, { .first_pid = 0 }, { .first_pid = 0 },
 };
 
-static struct fx *pack_fx(struct pack_run *r, const char *spec)
+static struct fx *pack_fx(struct fx_ref_run *r, const char *spec)
 {
 	struct sr_state_cfg cfg = { .delayed_dequeue = true, .initial = idle_start };
 	struct fx *f;
 
 	assert_int_equal(sr_policy_from_spec(&r->pol, spec), 0);
 	f = fx_new_cfg(&cfg);
-	f->s.cfg.hooks = (struct sr_state_hooks){ .data = r, .placement = h_pack };
+	f->s.cfg.hooks = (struct sr_state_hooks){ .data = r, .placement = fx_ref_hook };
 	return f;
 }
 
@@ -72,7 +54,7 @@ static struct sr_task *pack_scene(struct fx *f, bool prev_busy)
 /* Bit 4: prev is busy with one light task: the wakee stays, by the patch, not the fast path. */
 static void test_pack_onto_busy_prev(void **state)
 {
-	struct pack_run r;
+	struct fx_ref_run r;
 	struct fx *f = pack_fx(&r, "linux-6.18:vcpu_pack=15");
 
 	(void)state;
@@ -86,7 +68,7 @@ static void test_pack_onto_busy_prev(void **state)
 /* An idle prev is not packed onto: the lowest-numbered busy CPU with room is (CPU 2). */
 static void test_pack_skips_idle_prev(void **state)
 {
-	struct pack_run r;
+	struct fx_ref_run r;
 	struct fx *f = pack_fx(&r, "linux-6.18:vcpu_pack=15");
 
 	(void)state;
@@ -99,7 +81,7 @@ static void test_pack_skips_idle_prev(void **state)
 /* Mainline 6.18 on the same events takes its own road: the prologue is the patch's. */
 static void test_mainline_ignores_pack(void **state)
 {
-	struct pack_run r;
+	struct fx_ref_run r;
 	struct fx *f = pack_fx(&r, "linux-6.18");
 
 	(void)state;
@@ -112,7 +94,7 @@ static void test_mainline_ignores_pack(void **state)
 /* Without bit 4 (vcpu_pack=3) nothing packs a task-context, crowded-waker wakeup. */
 static void test_pack_bits(void **state)
 {
-	struct pack_run r;
+	struct fx_ref_run r;
 	struct fx *f = pack_fx(&r, "linux-6.18:vcpu_pack=3");
 
 	(void)state;
@@ -124,7 +106,7 @@ static void test_pack_bits(void **state)
 /* A packed wakeup came before record_wakee(): the waker's bookkeeping stays as it was. */
 static void test_pack_leaves_flips(void **state)
 {
-	struct pack_run r;
+	struct fx_ref_run r;
 	struct fx *f = pack_fx(&r, "linux-6.18:vcpu_pack=15");
 	struct sr_task *waker;
 
@@ -152,7 +134,7 @@ static void test_pack_leaves_flips(void **state)
  */
 static void test_pack_lesson(void **state)
 {
-	struct pack_run r;
+	struct fx_ref_run r;
 	struct fx *f = pack_fx(&r, "linux-6.18:vcpu_pack=15");
 	int need;
 
