@@ -223,6 +223,29 @@ static void warm_prior(struct sr_state *s, int cpu, uint64_t now)
 	rq->pelt_pre_load = round_pos(c->warm_load * w);
 }
 
+/*
+ * @cpu's first record follows a lost window that began with the trace (its
+ * ring buffer overwrote its oldest pages): what the state has of the CPU
+ * before that record was not read from it, only guessed from the other
+ * CPUs' records (tasks they woke onto it, none seen leaving).  The
+ * stationary guess must not extrapolate from that: it is part of the "before
+ * the trace" it stands for, and the CPU's own record, from which it
+ * extrapolates, starts now.  Its warm-up starts now too.
+ */
+void sr_st_pelt_trace_starts(struct sr_state *s, int cpu)
+{
+	struct sr_cpu_state *c = &s->cpu[cpu];
+	struct sr_rq *rq = &s->rq[cpu];
+
+	if (!rq->pelt_cold)
+		return;
+	c->warm_ts = s->now;
+	c->warm_load = c->warm_util = 0;
+	c->pelt_known_ts = s->now + SR_PELT_WARM_NS;
+	if (s->pelt_cold_until < c->pelt_known_ts)
+		s->pelt_cold_until = c->pelt_known_ts;
+}
+
 static void rcu_tick_update(struct sr_state *s, int cpu, uint64_t now);
 
 /* The rq fields the models read, from the averages at @now: @stale as k_stale() says. */

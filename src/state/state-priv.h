@@ -361,6 +361,7 @@ int sr_st_infer_finish(struct sr_state *s, struct sr_task *p);
 
 /* pelt.c, runqueue.c */
 void sr_st_cpu_pelt(struct sr_state *s, int cpu, uint64_t now);
+void sr_st_pelt_trace_starts(struct sr_state *s, int cpu);
 double sr_st_taught_util(const struct sr_state *s, int cpu, uint64_t now);
 void sr_st_cpu_decay_to(struct sr_state *s, int cpu, uint64_t now);
 

@@ -229,6 +229,8 @@ int sr_state_event(struct sr_state *s, const struct sr_event *ev)
 	sr_st_idle_stamp_bound(s, ev);
 	if (ev->missed_before) {
 		sr_st_cpu_advance(s, ev->cpu, s->now);
+		if (!after)
+			sr_st_pelt_trace_starts(s, ev->cpu);
 		sr_st_lost_sleepers(s, ev->cpu, after);
 		sr_st_rq_doubt(s, ev->cpu, true, s->rq[ev->cpu].idle_unrecorded);
 	}
