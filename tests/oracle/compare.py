@@ -10,8 +10,9 @@ import sys
 def subset(rep):
     w = rep["wakeups"]
     ev = dict(rep["trace"]["events"])
-    # the oracle does not single out sched_stat_runtime: it is "other" there
-    ev["other"] += ev.pop("sched_stat_runtime")
+    # the oracle does not single out sched_stat_runtime nor the cpuhp events: "other" there
+    for name in ("sched_stat_runtime", "cpuhp_enter", "cpuhp_exit"):
+        ev["other"] += ev.pop(name, 0)
     return {
         "events": ev,
         "wakeups": {k: w[k] for k in ("placed", "runnable", "unknown", "unpaired", "wakeup_new",
