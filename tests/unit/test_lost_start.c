@@ -16,27 +16,10 @@
 #include <cmocka.h>
 #include "models.h"
 #include "state-fx.h"
+#include "model-hook.h"
 
 #define US	1000ULL
 #define MS	(1000 * US)
-
-struct run {
-	struct sr_policy pol;
-	struct sr_decision d;		/* the last answer */
-};
-
-static int h_model(void *data, const struct sr_wake_ctx *ctx, struct sr_brief *dec,
-		   struct sr_ref *ref)
-{
-	struct run *r = data;
-
-	assert_int_equal(sr_policy_decide_quiet(&r->pol, ctx, &r->d), 0);
-	dec[0] = (struct sr_brief){ .cpu = (int16_t)r->d.cpu, .alt_cpu = (int16_t)r->d.alt_cpu,
-				    .decided_by = (uint8_t)r->d.decided_by,
-				    .determined = r->d.determined };
-	sr_policy_ref(&r->pol, ctx, &r->d, ref);
-	return 0;
-}
 
 /* Both CPUs busy when the trace begins: CPU 1 as its first record, at 30 ms, shows. */
 static const struct sr_cpu_ingest busy_start[2] = {
@@ -79,7 +62,7 @@ static void scene(struct fx *f, bool lost)
 static void test_lost_start_prior(void **state)
 {
 	struct sr_state_cfg cfg = { .initial = busy_start };
-	struct run r;
+	struct fx_ref_run r;
 
 	(void)state;
 	for (int lost = 0; lost < 2; lost++) {
@@ -87,7 +70,7 @@ static void test_lost_start_prior(void **state)
 
 		assert_int_equal(sr_policy_from_spec(&r.pol, "linux-6.18"), 0);
 		f = fx_new_on(NULL, 2, &cfg);
-		f->s.cfg.hooks = (struct sr_state_hooks){ .data = &r, .placement = h_model };
+		f->s.cfg.hooks = (struct sr_state_hooks){ .data = &r, .placement = fx_ref_hook };
 		scene(f, lost);
 		/*
 		 * Shown from the start, CPU 1 ran 300 and 400 for 30 ms: its
