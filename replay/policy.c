@@ -420,7 +420,8 @@ void sr_policy_ref(const struct sr_policy *pol, const struct sr_wake_ctx *ctx,
 	ref->wide_alt_cpu = (int16_t)d->wide_alt_cpu;
 	ref->primary_wide = d->wide;
 	ref->no_record_wakee = d->no_record_wakee;
-	ref->pack_doubt = d->depends & (SR_DEP_CONCURRENT | SR_DEP_DECISION_TIME | SR_DEP_LOST_EVENTS);
+	ref->pack_doubt = d->depends & (SR_DEP_CONCURRENT | SR_DEP_DECISION_TIME |
+					SR_DEP_LOST_EVENTS);
 	ref->wide_factor = (uint16_t)sr_llc_size(ctx->topo, ctx->this_cpu);
 	ref->h_load_cpu[0] = (int16_t)d->fx.h_load_cpu[0];
 	ref->h_load_cpu[1] = (int16_t)d->fx.h_load_cpu[1];

@@ -11,6 +11,12 @@
  */
 #include "models.h"
 
+/* @cpu is in @m, a mask the context may leave out (NULL: empty). */
+static bool in_mask(const struct sr_cpumask *m, int cpu)
+{
+	return m && sr_mask_test(m, cpu);
+}
+
 /* is_cpu_allowed(): migration-disabled tasks are not told apart from the others. */
 static bool is_cpu_allowed(const struct sr_wake_ctx *ctx, int cpu)
 {
@@ -18,9 +24,9 @@ static bool is_cpu_allowed(const struct sr_wake_ctx *ctx, int cpu)
 		return false;
 	if (ctx->allowed && !sr_mask_test(ctx->allowed, cpu))
 		return false;
-	if (ctx->offline && sr_mask_test(ctx->offline, cpu))
+	if (in_mask(ctx->offline, cpu))
 		return false;
-	return ctx->p_percpu_kthread || !ctx->inactive || !sr_mask_test(ctx->inactive, cpu);
+	return ctx->p_percpu_kthread || !in_mask(ctx->inactive, cpu);
 }
 
 /*
@@ -40,8 +46,7 @@ static int select_fallback_rq(const struct sr_wake_ctx *ctx)
 		if (is_cpu_allowed(ctx, c))
 			return c;
 	for (int c = 0; c < t->nr_cpus; c++)
-		if (!(ctx->inactive && sr_mask_test(ctx->inactive, c)) &&
-		    !(ctx->offline && sr_mask_test(ctx->offline, c)))
+		if (!in_mask(ctx->inactive, c) && !in_mask(ctx->offline, c))
 			return c;
 	return ctx->prev_cpu;
 }

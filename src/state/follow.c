@@ -308,7 +308,6 @@ static void follow_pack(struct sr_state *s, const struct sr_ref *r, int cpu)
 
 	if (r->pack_doubt)
 		return;
-
 	for (int k = 0; k < 2; k++) {
 		int x = r->pack_cpu[k];
 
@@ -333,9 +332,9 @@ static void follow_pack(struct sr_state *s, const struct sr_ref *r, int cpu)
  * task: the idle tests of select_idle_sibling() and find_idlest_group()
  * (available_idle_cpu(), idle_cpu_without()) prefer an idle CPU to it.
  * The state holds it busy from then on — the trace shows nothing of it
- * changing — and the decisions that read it depend on silent_cpu.  6.18 guest-time-shift.dat: the fork that starts the trace
- * stayed on its parent's busy CPU 1, CPU 0 silent; taken idle, wakeup 3
- * went there too.
+ * changing — and the decisions that read it depend on silent_cpu.  6.18
+ * guest-time-shift.dat: the fork that starts the trace stayed on its
+ * parent's busy CPU 1, CPU 0 silent; taken idle, wakeup 3 went there too.
  */
 void sr_st_follow_silent(struct sr_state *s, const struct sr_ref *r, int cpu)
 {

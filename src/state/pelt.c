@@ -273,7 +273,7 @@ static void publish(struct sr_state *s, int cpu, uint64_t now, bool stale)
 	rq->load_avg_unrefreshed = round_pos(c->k_load_seen);
 	if (rq->pelt_cold || rq->pelt_pre_util || rq->pelt_pre_load)
 		warm_prior(s, cpu, now);
-	rq->util_taught = c->taught_util > 0.0 ? round_pos(sr_st_taught_util(s, cpu, now)) : 0;
+	rq->util_taught = round_pos(sr_st_taught_util(s, cpu, now));
 }
 
 /* What the kernel's choices taught of @cpu's utilisation (follow.c), decayed to @now. */

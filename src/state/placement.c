@@ -101,16 +101,17 @@ static void warm_up(struct sr_state *s)
 static void silent_depends(const struct sr_state *s, struct sr_brief *dec,
 			   const struct sr_cpumask *allowed)
 {
-	bool held;
-
 	if (!s->nr_silent || !dec)
 		return;
-	held = allowed ? sr_mask_intersects(&s->silent_busy, allowed) :
-			 sr_mask_weight(&s->silent_busy) > 0;
+	if (allowed ? sr_mask_intersects(&s->silent_busy, allowed) :
+		      sr_mask_weight(&s->silent_busy) > 0) {
+		sr_st_dec_depends(s, dec, SR_DEP_SILENT_CPU);
+		return;
+	}
 	for (int i = 0; i < s->cfg.nr_policies; i++) {
 		int cpu = dec[i].cpu;
 
-		if (held || (sr_st_cpu_ok(s, cpu) && s->rq[cpu].silent)) {
+		if (sr_st_cpu_ok(s, cpu) && s->rq[cpu].silent) {
 			dec[i].depends |= SR_DEP_SILENT_CPU;
 			dec[i].determined = false;
 		}

@@ -515,7 +515,9 @@ void sr_st_task_set_prio(struct sr_state *s, struct sr_task *t, int prio)
  */
 void sr_st_lost_sleepers(struct sr_state *s, int cpu, uint64_t after)
 {
-	for (size_t i = 0; after && i < s->tasks.nr_slots; i++) {
+	if (!after)
+		return;
+	for (size_t i = 0; i < s->tasks.nr_slots; i++) {
 		struct sr_task *t = sr_state_task_at(s, i);
 		uint64_t from, asleep;
 

@@ -89,7 +89,7 @@ static void test_inactive_prev_falls_back(void **state)
 	fx_free(f);
 }
 
-/* takedown_cpu() returned on the control CPU: offline; the bring-up's sched_cpu_activate(): back. */
+/* takedown_cpu() returned on the control CPU: offline; bring-up's sched_cpu_activate(): back. */
 static void test_offline_and_back(void **state)
 {
 	struct fx_ref_run r;
